@@ -1,0 +1,60 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Only CFocal sees OpenCV, libav and libv4l2; only Focal sees CFocal.
+// No target here uses unsafeFlags, so other packages can depend on Focal by version.
+let package = Package(
+    name: "Focal",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "Focal", targets: ["Focal"]),
+        .library(name: "FocalSynthetic", targets: ["FocalSynthetic"]),
+        .executable(name: "focal", targets: ["FocalCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // System libraries: pkg-config gives the header paths; CFocal names the libraries it links.
+        .systemLibrary(
+            name: "COpenCV",
+            providers: [.apt(["libopencv-dev"])]
+        ),
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
+        ),
+        .systemLibrary(
+            name: "CV4L2",
+            pkgConfig: "libv4l2",
+            providers: [.apt(["libv4l-dev"])]
+        ),
+        .target(
+            name: "CFocal",
+            dependencies: ["COpenCV", "CFFmpeg"],
+            cxxSettings: [.headerSearchPath("../COpenCV/include")],
+            linkerSettings: [
+                .linkedLibrary("opencv_core"),
+                .linkedLibrary("opencv_imgproc"),
+                .linkedLibrary("opencv_imgcodecs"),
+                .linkedLibrary("avformat"),
+                .linkedLibrary("avcodec"),
+                .linkedLibrary("swscale"),
+                .linkedLibrary("avutil"),
+                .linkedLibrary("stdc++"),
+            ]
+        ),
+        .target(name: "Focal", dependencies: ["CFocal"]),
+        .target(name: "FocalSynthetic", dependencies: ["Focal"]),
+        .executableTarget(
+            name: "FocalCLI",
+            dependencies: [
+                "Focal",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "FocalTests", dependencies: ["Focal", "FocalSynthetic"]),
+    ],
+    cxxLanguageStandard: .cxx17
+)

@@ -1,0 +1,1 @@
+/* Intentionally empty: libav reaches Swift only through CFocal. */

@@ -1,0 +1,102 @@
+// Error state, view validation and the buffer/bytes handles every other file returns.
+#include "internal.hpp"
+
+#include <opencv2/core/utils/logger.hpp>
+
+namespace {
+thread_local std::string last_error;
+
+// OpenCV logs warnings about odd input to stderr; Focal reports them as errors instead.
+const bool silenced = [] {
+    cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_ERROR);
+    return true;
+}();
+}  // namespace
+
+namespace cfocal {
+
+void set_error(const std::string &message) { last_error = message; }
+void clear_error() { last_error.clear(); }
+
+int plane_count(int32_t format) { return format == CFOCAL_YUV420P ? 3 : 1; }
+
+int channels(int32_t format) {
+    switch (format) {
+    case CFOCAL_BGR8: return 3;
+    case CFOCAL_BGRA8: return 4;
+    default: return 1;
+    }
+}
+
+void validate(const cfocal_image *image, const char *what) {
+    if (image == nullptr) fail(CFOCAL_ERR_INVALID_ARGUMENT, std::string(what) + ": no image");
+    if (image->format < CFOCAL_GRAY8 || image->format > CFOCAL_YUV420P)
+        fail(CFOCAL_ERR_INVALID_ARGUMENT, std::string(what) + ": unknown pixel format");
+    if (image->width <= 0 || image->height <= 0)
+        fail(CFOCAL_ERR_EMPTY, std::string(what) + ": the image is " + std::to_string(image->width) + "x" +
+                                   std::to_string(image->height) + " pixels");
+    for (int p = 0; p < plane_count(image->format); ++p) {
+        int w = p == 0 ? image->width : (image->width + 1) / 2;
+        size_t minimum = size_t(w) * size_t(p == 0 ? channels(image->format) : 1);
+        if (image->planes[p] == nullptr) fail(CFOCAL_ERR_INVALID_ARGUMENT, std::string(what) + ": missing plane");
+        if (image->row_bytes[p] < minimum)
+            fail(CFOCAL_ERR_INVALID_ARGUMENT, std::string(what) + ": row bytes smaller than the row");
+    }
+}
+
+std::vector<cv::Mat> planes_of(const cfocal_image &image) {
+    std::vector<cv::Mat> planes;
+    if (image.format == CFOCAL_YUV420P) {
+        int cw = (image.width + 1) / 2, ch = (image.height + 1) / 2;
+        planes.emplace_back(image.height, image.width, CV_8UC1, image.planes[0], image.row_bytes[0]);
+        planes.emplace_back(ch, cw, CV_8UC1, image.planes[1], image.row_bytes[1]);
+        planes.emplace_back(ch, cw, CV_8UC1, image.planes[2], image.row_bytes[2]);
+    } else {
+        planes.emplace_back(image.height, image.width, CV_8UC(channels(image.format)), image.planes[0],
+                            image.row_bytes[0]);
+    }
+    return planes;
+}
+
+cv::Mat packed_of(const cfocal_image &image, const char *operation) {
+    if (image.format == CFOCAL_YUV420P)
+        fail(CFOCAL_ERR_INVALID_ARGUMENT, std::string(operation) + ": needs gray8, bgr8 or bgra8, not yuv420p");
+    return planes_of(image)[0];
+}
+
+cv::Mat luma_of(const cfocal_image &image, const char *operation) {
+    if (image.format != CFOCAL_GRAY8 && image.format != CFOCAL_YUV420P)
+        fail(CFOCAL_ERR_INVALID_ARGUMENT, std::string(operation) + ": needs gray8 or yuv420p");
+    return planes_of(image)[0];
+}
+
+cfocal_image view_of_mat(const cv::Mat &mat, int32_t format) {
+    cfocal_image view{};
+    view.width = mat.cols;
+    view.height = mat.rows;
+    view.format = format;
+    view.planes[0] = mat.data;
+    view.row_bytes[0] = mat.step[0];
+    return view;
+}
+
+cfocal_buffer *buffer_from_mat(const cv::Mat &mat, int32_t format) {
+    auto owner = std::make_shared<cv::Mat>(mat);
+    auto *buffer = new cfocal_buffer{view_of_mat(*owner, format), owner};
+    return buffer;
+}
+
+}  // namespace cfocal
+
+extern "C" {
+
+const char *cfocal_last_error(void) { return last_error.c_str(); }
+
+void cfocal_buffer_free(cfocal_buffer *buffer) { delete buffer; }
+
+cfocal_image cfocal_buffer_view(const cfocal_buffer *buffer) { return buffer->view; }
+
+void cfocal_bytes_free(cfocal_bytes *bytes) { delete bytes; }
+const uint8_t *cfocal_bytes_data(const cfocal_bytes *bytes) { return bytes->data.data(); }
+size_t cfocal_bytes_count(const cfocal_bytes *bytes) { return bytes->data.size(); }
+}

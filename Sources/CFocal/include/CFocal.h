@@ -1,0 +1,178 @@
+/*
+ * CFocal: the C face of Focal's OpenCV and libav code.
+ *
+ * Plain C on purpose: Swift imports it without C++ interop, and no C++ exception can cross it.
+ * Every entry point catches everything, returns a cfocal_status, and leaves a message for
+ * cfocal_last_error() on the calling thread.
+ *
+ * Pixels: callers pass cfocal_image views (pointer, size, stride, format) that the shim wraps
+ * without copying. Anything the shim allocates comes back as an opaque handle with a matching
+ * *_free function.
+ */
+#ifndef CFOCAL_H
+#define CFOCAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- status and errors ------------------------------------------------------------------ */
+
+typedef enum {
+    CFOCAL_OK = 0,
+    CFOCAL_END_OF_STREAM = 1,      /* not an error: a reader has no more frames */
+    CFOCAL_ERR_INVALID_ARGUMENT = 2,
+    CFOCAL_ERR_DECODE = 3,         /* bytes are not a readable image or video */
+    CFOCAL_ERR_EMPTY = 4,          /* the input decodes to nothing (no pixels, no video stream) */
+    CFOCAL_ERR_UNSUPPORTED = 5,    /* a format, codec or container this build cannot handle */
+    CFOCAL_ERR_IO = 6,             /* the operating system refused a read or write */
+    CFOCAL_ERR_NOT_FOUND = 7,
+    CFOCAL_ERR_OPENCV = 8,         /* cv::Exception; the message names OpenCV's function */
+    CFOCAL_ERR_INTERNAL = 9,       /* std::exception or worse */
+} cfocal_status;
+
+/* The message of the last failed call on this thread ("" if none). Valid until the next call. */
+const char *cfocal_last_error(void);
+
+/* ---- images ----------------------------------------------------------------------------- */
+
+typedef enum {
+    CFOCAL_GRAY8 = 0,
+    CFOCAL_BGR8 = 1,
+    CFOCAL_BGRA8 = 2,
+    CFOCAL_YUV420P = 3, /* I420: full-size Y plane, then quarter-size U and V planes */
+} cfocal_pixel_format;
+
+/* A view of pixels owned by the caller. Planes beyond the format's count are ignored. */
+typedef struct {
+    int32_t width;
+    int32_t height;
+    int32_t format; /* cfocal_pixel_format */
+    uint8_t *planes[3];
+    size_t row_bytes[3];
+} cfocal_image;
+
+/* Pixels the shim allocated (a decoded image, a video frame). Read them through cfocal_buffer_view. */
+typedef struct cfocal_buffer cfocal_buffer;
+void cfocal_buffer_free(cfocal_buffer *buffer);
+cfocal_image cfocal_buffer_view(const cfocal_buffer *buffer);
+
+/* Decodes JPEG, PNG, TIFF, WebP, BMP… from memory. apply_orientation follows EXIF orientation. */
+cfocal_status cfocal_image_decode(const uint8_t *bytes, size_t count, int32_t apply_orientation,
+                                  cfocal_buffer **out);
+
+/* Encodes to the format named by extension (".jpg", ".png", ".tiff", ".webp", ".bmp").
+ * quality: 0…100 for JPEG and WebP, ignored otherwise. The bytes come back in a cfocal_bytes. */
+typedef struct cfocal_bytes cfocal_bytes;
+void cfocal_bytes_free(cfocal_bytes *bytes);
+const uint8_t *cfocal_bytes_data(const cfocal_bytes *bytes);
+size_t cfocal_bytes_count(const cfocal_bytes *bytes);
+cfocal_status cfocal_image_encode(const cfocal_image *image, const char *extension, int32_t quality,
+                                  cfocal_bytes **out);
+/* Whether this build can write the format named by extension. */
+int32_t cfocal_image_can_encode(const char *extension);
+
+/* Converts between any two formats; dst must be preallocated with the right size. */
+cfocal_status cfocal_image_convert(const cfocal_image *src, const cfocal_image *dst);
+
+/* Resizes src into dst (same format, any size). interpolation: 0 nearest, 1 linear, 2 area, 3 cubic. */
+cfocal_status cfocal_image_resize(const cfocal_image *src, const cfocal_image *dst, int32_t interpolation);
+
+/* Applies EXIF orientation 1…8 (rotation and mirroring); dst has the oriented size. */
+cfocal_status cfocal_image_orient(const cfocal_image *src, int32_t exif_orientation, const cfocal_image *dst);
+
+/* ---- video ------------------------------------------------------------------------------ */
+/* Video goes through libav directly: OpenCV 4.6's writer is fixed to x264's slowest useful
+ * preset, and both its reader and writer force BGR, costing two colour conversions a frame. */
+
+typedef struct cfocal_video_reader cfocal_video_reader;
+
+typedef struct {
+    int32_t width;
+    int32_t height;
+    double frames_per_second;
+    int64_t frame_count;      /* from the container; estimated from duration; -1 if unknown */
+    double duration_seconds;  /* -1 if unknown */
+    char codec_name[32];
+} cfocal_video_info;
+
+/* threads: decoder threads, 0 for one per core. */
+cfocal_status cfocal_video_reader_open(const char *path, int32_t threads, cfocal_video_reader **out);
+void cfocal_video_reader_free(cfocal_video_reader *reader);
+cfocal_video_info cfocal_video_reader_info(const cfocal_video_reader *reader);
+/* Decodes the next frame in the given format (YUV420P is the decoder's own for most video and costs
+ * no conversion). Returns CFOCAL_END_OF_STREAM after the last frame. */
+cfocal_status cfocal_video_reader_next(cfocal_video_reader *reader, int32_t format, cfocal_buffer **out,
+                                       double *timestamp_seconds);
+
+typedef struct cfocal_video_writer cfocal_video_writer;
+
+typedef struct {
+    int32_t width;
+    int32_t height;
+    double frames_per_second;
+    const char *encoder;  /* libav encoder name: "libx264", "mpeg4", "mjpeg", "ffv1", "libvpx"… */
+    const char *preset;   /* x264/x265 speed preset, or NULL */
+    int32_t crf;          /* constant rate factor, or -1 for the encoder's default */
+    int32_t bit_rate;     /* bits per second for encoders without CRF, or 0 */
+    int32_t threads;      /* encoder threads, 0 for one per core */
+} cfocal_video_writer_config;
+
+/* Writes into temporary_path, in the container named by final_path's extension. finish renames
+ * the temporary file to final_path only after the trailer is written; free without finish removes it. */
+cfocal_status cfocal_video_writer_open(const char *final_path, const char *temporary_path,
+                                       const cfocal_video_writer_config *config, cfocal_video_writer **out);
+cfocal_status cfocal_video_writer_append(cfocal_video_writer *writer, const cfocal_image *frame);
+cfocal_status cfocal_video_writer_finish(cfocal_video_writer *writer);
+void cfocal_video_writer_free(cfocal_video_writer *writer);
+/* Whether this build has the encoder, and the container accepts its codec. */
+int32_t cfocal_video_encoder_available(const char *encoder, const char *final_path);
+
+/* ---- drawing ---------------------------------------------------------------------------- */
+/* In C++ because OpenCV's anti-aliased rasteriser and Hershey fonts are already there. */
+
+typedef struct {
+    double b, g, r, a; /* 0…255; a is opacity */
+} cfocal_color;
+
+/* Draws a closed or open polyline; thickness < 0 fills the polygon. Blends with colour.a. */
+cfocal_status cfocal_draw_polygon(const cfocal_image *image, const double *xy, int32_t point_count,
+                                  int32_t closed, cfocal_color color, double thickness);
+cfocal_status cfocal_draw_circle(const cfocal_image *image, double x, double y, double radius,
+                                 cfocal_color color, double thickness);
+/* Text with its baseline's left end at (x, y); height_pixels sets the cap height. */
+cfocal_status cfocal_draw_text(const cfocal_image *image, const char *text, double x, double y,
+                               double height_pixels, cfocal_color color, double thickness);
+/* Width and height in pixels that cfocal_draw_text would cover. */
+cfocal_status cfocal_measure_text(const char *text, double height_pixels, double thickness, double *width,
+                                  double *height, double *baseline);
+
+/* ---- filters and geometry --------------------------------------------------------------- */
+
+cfocal_status cfocal_gaussian_blur(const cfocal_image *src, const cfocal_image *dst, double sigma);
+/* Linear motion blur of the given length (pixels) and angle (degrees). */
+cfocal_status cfocal_motion_blur(const cfocal_image *src, const cfocal_image *dst, double length,
+                                 double angle_degrees);
+/* Adds Gaussian noise with the given standard deviation, reproducibly from seed. In place. */
+cfocal_status cfocal_add_noise(const cfocal_image *image, double sigma, uint64_t seed);
+/* Warps src by the 3×3 row-major homography h (src → dst coordinates) and composites it into dst:
+ * pixels outside src's footprint keep dst's content. Both images must share a format. */
+cfocal_status cfocal_warp_perspective(const cfocal_image *src, const double h[9], const cfocal_image *dst,
+                                      int32_t interpolation);
+/* The homography taking the four src points onto the four dst points (x, y pairs). */
+cfocal_status cfocal_homography_from_quads(const double src[8], const double dst[8], double h_out[9]);
+
+/* ---- sharpness -------------------------------------------------------------------------- */
+
+/* Mean and variance of the 3×3 Laplacian [-1 -1 -1; -1 8 -1; -1 -1 -1] over the interior of a
+ * gray8 image (or the Y plane of YUV420P). */
+cfocal_status cfocal_laplacian_variance(const cfocal_image *gray, double *mean, double *variance);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CFOCAL_H */

@@ -1,0 +1,80 @@
+// Internals shared by the shim's C++ files: error plumbing, views as cv::Mat headers, owned buffers.
+#pragma once
+
+#include "CFocal.h"
+
+#include <opencv2/core.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cfocal {
+
+// Thrown inside the shim to leave an entry point with a specific status and message.
+struct Failure {
+    cfocal_status status;
+    std::string message;
+};
+
+[[noreturn]] inline void fail(cfocal_status status, std::string message) {
+    throw Failure{status, std::move(message)};
+}
+
+void set_error(const std::string &message);
+void clear_error();
+
+// Runs body, turning every exception into a status and a thread-local message.
+template <class Body>
+cfocal_status guarded(const char *operation, Body &&body) noexcept {
+    try {
+        clear_error();
+        return body();
+    } catch (const Failure &f) {
+        set_error(f.message);
+        return f.status;
+    } catch (const cv::Exception &e) {
+        set_error(std::string(operation) + ": OpenCV " + e.func + ": " + e.err);
+        return CFOCAL_ERR_OPENCV;
+    } catch (const std::bad_alloc &) {
+        set_error(std::string(operation) + ": out of memory");
+        return CFOCAL_ERR_INTERNAL;
+    } catch (const std::exception &e) {
+        set_error(std::string(operation) + ": " + e.what());
+        return CFOCAL_ERR_INTERNAL;
+    } catch (...) {
+        set_error(std::string(operation) + ": unknown C++ exception");
+        return CFOCAL_ERR_INTERNAL;
+    }
+}
+
+int plane_count(int32_t format);
+int channels(int32_t format);  // of the first plane
+
+// Checks a caller's view: known format, positive size, non-null planes, strides that fit the width.
+void validate(const cfocal_image *image, const char *what);
+
+// cv::Mat headers over a view's planes (no copy). Plane 0 is full size; YUV420P's 1 and 2 are half.
+std::vector<cv::Mat> planes_of(const cfocal_image &image);
+// The single interleaved plane of gray8/bgr8/bgra8 (fails on YUV420P).
+cv::Mat packed_of(const cfocal_image &image, const char *operation);
+// Plane 0 as gray: the gray8 image itself, or YUV420P's luma.
+cv::Mat luma_of(const cfocal_image &image, const char *operation);
+
+cfocal_image view_of_mat(const cv::Mat &mat, int32_t format);
+
+}  // namespace cfocal
+
+// Pixels the shim allocated: a view plus whatever keeps those pixels alive.
+struct cfocal_buffer {
+    cfocal_image view;
+    std::shared_ptr<void> owner;
+};
+
+struct cfocal_bytes {
+    std::vector<uchar> data;
+};
+
+namespace cfocal {
+cfocal_buffer *buffer_from_mat(const cv::Mat &mat, int32_t format);
+}

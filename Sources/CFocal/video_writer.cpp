@@ -1,0 +1,210 @@
+// Video encoding through libavcodec/libavformat. The file is written under a temporary name and
+// renamed into place only after the trailer is written, so a failed run leaves no half file.
+#include "av_common.hpp"
+
+#include <cstdio>
+#include <unistd.h>
+
+using namespace cfocal;
+
+struct cfocal_video_writer {
+    AVFormatContext *format = nullptr;
+    AVCodecContext *encoder = nullptr;
+    AVStream *stream = nullptr;
+    AVFrame *frame = nullptr;
+    AVPacket *packet = nullptr;
+    SwsContext *scaler = nullptr;
+    std::string final_path, temporary_path;
+    int64_t next_pts = 0;
+    bool file_open = false;
+    bool finished = false;
+
+    ~cfocal_video_writer() {
+        if (format != nullptr && file_open) avio_closep(&format->pb);
+        if (!finished && file_open) unlink(temporary_path.c_str());
+        sws_freeContext(scaler);
+        av_frame_free(&frame);
+        av_packet_free(&packet);
+        avcodec_free_context(&encoder);
+        avformat_free_context(format);
+    }
+};
+
+namespace {
+
+// Sends frame (nullptr to flush) and writes every packet the encoder has ready.
+void encode(cfocal_video_writer *w, AVFrame *frame) {
+    int code = avcodec_send_frame(w->encoder, frame);
+    if (code < 0) fail_av(code, "encode a frame for '" + w->final_path + "'");
+    for (;;) {
+        code = avcodec_receive_packet(w->encoder, w->packet);
+        if (code == AVERROR(EAGAIN) || code == AVERROR_EOF) return;
+        if (code < 0) fail_av(code, "encode a frame for '" + w->final_path + "'");
+        av_packet_rescale_ts(w->packet, w->encoder->time_base, w->stream->time_base);
+        w->packet->stream_index = w->stream->index;
+        code = av_interleaved_write_frame(w->format, w->packet);
+        if (code < 0) fail_av(code, "write '" + w->final_path + "'");
+    }
+}
+
+AVPixelFormat encoder_pixel_format(const AVCodec *codec) {
+    if (codec->pix_fmts == nullptr) return AV_PIX_FMT_YUV420P;
+    for (const AVPixelFormat *f = codec->pix_fmts; *f != AV_PIX_FMT_NONE; ++f)
+        if (*f == AV_PIX_FMT_YUV420P) return *f;
+    for (const AVPixelFormat *f = codec->pix_fmts; *f != AV_PIX_FMT_NONE; ++f)
+        if (*f == AV_PIX_FMT_YUVJ420P) return *f;
+    return codec->pix_fmts[0];
+}
+
+}  // namespace
+
+extern "C" {
+
+int32_t cfocal_video_encoder_available(const char *encoder, const char *final_path) {
+    if (encoder == nullptr || final_path == nullptr) return 0;
+    const AVCodec *codec = avcodec_find_encoder_by_name(encoder);
+    const AVOutputFormat *container = av_guess_format(nullptr, final_path, nullptr);
+    return codec != nullptr && container != nullptr &&
+           avformat_query_codec(container, codec->id, FF_COMPLIANCE_NORMAL) == 1;
+}
+
+cfocal_status cfocal_video_writer_open(const char *final_path, const char *temporary_path,
+                                       const cfocal_video_writer_config *config, cfocal_video_writer **out) {
+    return guarded("open video writer", [&] {
+        quiet_libav();
+        if (final_path == nullptr || temporary_path == nullptr || config == nullptr || out == nullptr)
+            fail(CFOCAL_ERR_INVALID_ARGUMENT, "open video writer: missing argument");
+        auto w = std::make_unique<cfocal_video_writer>();
+        w->final_path = final_path;
+        w->temporary_path = temporary_path;
+        if (config->width <= 0 || config->height <= 0 || !(config->frames_per_second > 0))
+            fail(CFOCAL_ERR_INVALID_ARGUMENT, "write '" + w->final_path + "': frame size and rate must be positive");
+
+        avformat_alloc_output_context2(&w->format, nullptr, nullptr, final_path);
+        if (w->format == nullptr)
+            fail(CFOCAL_ERR_UNSUPPORTED, "write '" + w->final_path + "': no video container for this file extension");
+        const char *encoder_name = config->encoder != nullptr ? config->encoder : "libx264";
+        const AVCodec *codec = avcodec_find_encoder_by_name(encoder_name);
+        if (codec == nullptr)
+            fail(CFOCAL_ERR_UNSUPPORTED, "write '" + w->final_path + "': this build has no '" + encoder_name + "' encoder");
+        if (avformat_query_codec(w->format->oformat, codec->id, FF_COMPLIANCE_NORMAL) != 1)
+            fail(CFOCAL_ERR_UNSUPPORTED, "write '" + w->final_path + "': the " + w->format->oformat->name +
+                                             " container cannot hold " + codec->name + " video");
+
+        AVPixelFormat pixel_format = encoder_pixel_format(codec);
+        const AVPixFmtDescriptor *descriptor = av_pix_fmt_desc_get(pixel_format);
+        if (descriptor != nullptr && (descriptor->log2_chroma_w > 0 || descriptor->log2_chroma_h > 0) &&
+            (config->width % 2 != 0 || config->height % 2 != 0))
+            fail(CFOCAL_ERR_INVALID_ARGUMENT, "write '" + w->final_path + "': " + codec->name +
+                                                  " in 4:2:0 needs an even width and height, not " +
+                                                  std::to_string(config->width) + "x" + std::to_string(config->height));
+
+        AVCodecContext *e = w->encoder = avcodec_alloc_context3(codec);
+        if (e == nullptr) fail(CFOCAL_ERR_INTERNAL, "out of memory");
+        AVRational rate = av_d2q(config->frames_per_second, 100000);
+        e->width = config->width;
+        e->height = config->height;
+        e->pix_fmt = pixel_format;
+        e->framerate = rate;
+        e->time_base = av_inv_q(rate);
+        e->thread_count = config->threads;
+        if (w->format->oformat->flags & AVFMT_GLOBALHEADER) e->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+        AVDictionary *options = nullptr;
+        bool has_crf = av_opt_find(e->priv_data, "crf", nullptr, 0, 0) != nullptr;
+        if (config->preset != nullptr && av_opt_find(e->priv_data, "preset", nullptr, 0, 0) != nullptr)
+            av_dict_set(&options, "preset", config->preset, 0);
+        if (config->bit_rate > 0) {
+            e->bit_rate = config->bit_rate;
+        } else if (has_crf && config->crf >= 0) {
+            av_dict_set_int(&options, "crf", config->crf, 0);
+        } else if (!has_crf && codec->id != AV_CODEC_ID_FFV1) {
+            // Encoders without a rate factor default to very low bit rates: ask for a fixed quantiser.
+            e->flags |= AV_CODEC_FLAG_QSCALE;
+            e->global_quality = FF_QP2LAMBDA * 3;
+        }
+        int code = avcodec_open2(e, codec, &options);
+        av_dict_free(&options);
+        if (code < 0) fail_av(code, "open the " + std::string(codec->name) + " encoder for '" + w->final_path + "'");
+
+        w->stream = avformat_new_stream(w->format, nullptr);
+        if (w->stream == nullptr) fail(CFOCAL_ERR_INTERNAL, "out of memory");
+        w->stream->time_base = e->time_base;
+        w->stream->avg_frame_rate = rate;
+        avcodec_parameters_from_context(w->stream->codecpar, e);
+
+        code = avio_open(&w->format->pb, temporary_path, AVIO_FLAG_WRITE);
+        if (code < 0) fail_av(code, "create '" + w->final_path + "'");
+        w->file_open = true;
+        code = avformat_write_header(w->format, nullptr);
+        if (code < 0) fail_av(code, "write the header of '" + w->final_path + "'");
+
+        w->packet = av_packet_alloc();
+        w->frame = av_frame_alloc();
+        if (w->packet == nullptr || w->frame == nullptr) fail(CFOCAL_ERR_INTERNAL, "out of memory");
+        w->frame->format = e->pix_fmt;
+        w->frame->width = e->width;
+        w->frame->height = e->height;
+        if (av_frame_get_buffer(w->frame, 64) < 0) fail(CFOCAL_ERR_INTERNAL, "out of memory");
+        *out = w.release();
+        return CFOCAL_OK;
+    });
+}
+
+cfocal_status cfocal_video_writer_append(cfocal_video_writer *w, const cfocal_image *image) {
+    return guarded("write video frame", [&] {
+        if (w == nullptr || w->finished) fail(CFOCAL_ERR_INVALID_ARGUMENT, "write video frame: writer is closed");
+        validate(image, "write video frame");
+        if (image->width != w->encoder->width || image->height != w->encoder->height)
+            fail(CFOCAL_ERR_INVALID_ARGUMENT, "write '" + w->final_path + "': frame is " + std::to_string(image->width) +
+                                                  "x" + std::to_string(image->height) + ", the video " +
+                                                  std::to_string(w->encoder->width) + "x" +
+                                                  std::to_string(w->encoder->height));
+        int code = av_frame_make_writable(w->frame);
+        if (code < 0) fail_av(code, "write '" + w->final_path + "'");
+        AVPixelFormat source = av_pixel_format(image->format);
+        AVFrame *f = w->frame;
+        if (source == w->encoder->pix_fmt) {
+            for (int p = 0; p < plane_count(image->format); ++p) {
+                int width_bytes = p == 0 ? image->width * channels(image->format) : (image->width + 1) / 2;
+                int rows = p == 0 ? image->height : (image->height + 1) / 2;
+                av_image_copy_plane(f->data[p], f->linesize[p], image->planes[p], int(image->row_bytes[p]),
+                                    width_bytes, rows);
+            }
+        } else {
+            w->scaler = sws_getCachedContext(w->scaler, image->width, image->height, source, f->width, f->height,
+                                             AVPixelFormat(f->format), SWS_BILINEAR, nullptr, nullptr, nullptr);
+            if (w->scaler == nullptr) fail(CFOCAL_ERR_UNSUPPORTED, "no conversion to the encoder's pixel format");
+            const uint8_t *planes[4] = {image->planes[0], image->planes[1], image->planes[2], nullptr};
+            int strides[4] = {int(image->row_bytes[0]), int(image->row_bytes[1]), int(image->row_bytes[2]), 0};
+            sws_scale(w->scaler, planes, strides, 0, image->height, f->data, f->linesize);
+        }
+        f->pts = w->next_pts++;
+        encode(w, f);
+        return CFOCAL_OK;
+    });
+}
+
+cfocal_status cfocal_video_writer_finish(cfocal_video_writer *w) {
+    return guarded("finish video", [&] {
+        if (w == nullptr || w->finished) fail(CFOCAL_ERR_INVALID_ARGUMENT, "finish video: writer is closed");
+        encode(w, nullptr);
+        int code = av_write_trailer(w->format);
+        if (code < 0) fail_av(code, "finish '" + w->final_path + "'");
+        code = avio_closep(&w->format->pb);
+        w->file_open = false;
+        if (code < 0) {
+            unlink(w->temporary_path.c_str());
+            fail_av(code, "close '" + w->final_path + "'");
+        }
+        if (std::rename(w->temporary_path.c_str(), w->final_path.c_str()) != 0) {
+            int error = errno;
+            unlink(w->temporary_path.c_str());
+            fail(CFOCAL_ERR_IO, "move the finished video into place at '" + w->final_path + "': " + strerror(error));
+        }
+        w->finished = true;
+        return CFOCAL_OK;
+    });
+}
+
+void cfocal_video_writer_free(cfocal_video_writer *writer) { delete writer; }
+}

@@ -1,0 +1,1 @@
+/* Intentionally empty: OpenCV is C++ and reaches Swift only through CFocal. */

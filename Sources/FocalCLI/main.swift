@@ -1,0 +1,3 @@
+import Focal
+import CFocal
+print(FocalVersion.string, String(cString: cfocal_last_error()))
