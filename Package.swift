@@ -55,6 +55,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "FocalTests", dependencies: ["Focal", "FocalSynthetic"]),
+
+        // Samples: small programs that show the library in use.
+        .executableTarget(name: "MakeSampleMedia", dependencies: ["Focal", "FocalSynthetic"], path: "Samples/MakeSampleMedia"),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -88,6 +88,16 @@ constexpr double kFontCapHeight = 22.0;  // cap height of kFont at scale 1, in p
 
 extern "C" {
 
+cfocal_status cfocal_fill(const cfocal_image *image, cfocal_color color) {
+    return guarded("fill", [&] {
+        validate(image, "fill");
+        auto planes = planes_of(*image);
+        auto colors = plane_colors(image->format, color);
+        for (size_t p = 0; p < planes.size(); ++p) planes[p].setTo(colors[p]);
+        return CFOCAL_OK;
+    });
+}
+
 cfocal_status cfocal_draw_polygon(const cfocal_image *image, const double *xy, int32_t point_count, int32_t closed,
                                   cfocal_color color, double thickness) {
     return guarded("draw polygon", [&] {

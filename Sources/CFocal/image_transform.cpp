@@ -5,6 +5,8 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include <cmath>
+
 extern "C" {
 #include <libswscale/swscale.h>
 }
@@ -22,7 +24,47 @@ AVPixelFormat av_format(int32_t format) {
     }
 }
 
+// BT.601 video range in integers, for images too narrow for libswscale's vector paths (which
+// are visibly wrong below about 16 pixels).
+inline uint8_t clamp8(int v) { return uint8_t(v < 0 ? 0 : v > 255 ? 255 : v); }
+
+void exact_convert(const cfocal_image &src, const cfocal_image &dst) {
+    auto from = planes_of(src), to = planes_of(dst);
+    int w = src.width, h = src.height;
+    if (src.format == CFOCAL_YUV420P) {
+        int channels_out = channels(dst.format);
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x) {
+                int c = from[0].at<uint8_t>(y, x) - 16, d = from[1].at<uint8_t>(y / 2, x / 2) - 128,
+                    e = from[2].at<uint8_t>(y / 2, x / 2) - 128;
+                uint8_t *out = to[0].ptr<uint8_t>(y) + x * channels_out;
+                out[0] = clamp8((298 * c + 516 * d + 128) >> 8);
+                out[1] = clamp8((298 * c - 100 * d - 208 * e + 128) >> 8);
+                out[2] = clamp8((298 * c + 409 * e + 128) >> 8);
+                if (channels_out == 4) out[3] = 255;
+            }
+        return;
+    }
+    int channels_in = channels(src.format);
+    for (int cy = 0; cy < (h + 1) / 2; ++cy)
+        for (int cx = 0; cx < (w + 1) / 2; ++cx) {
+            int su = 0, sv = 0, n = 0;
+            for (int y = 2 * cy; y < std::min(h, 2 * cy + 2); ++y)
+                for (int x = 2 * cx; x < std::min(w, 2 * cx + 2); ++x) {
+                    const uint8_t *in = from[0].ptr<uint8_t>(y) + x * channels_in;
+                    int b = in[0], g = in[1], r = in[2];
+                    to[0].at<uint8_t>(y, x) = clamp8(((66 * r + 129 * g + 25 * b + 128) >> 8) + 16);
+                    su += ((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128;
+                    sv += ((112 * r - 94 * g - 18 * b + 128) >> 8) + 128;
+                    ++n;
+                }
+            to[1].at<uint8_t>(cy, cx) = clamp8((su + n / 2) / n);
+            to[2].at<uint8_t>(cy, cx) = clamp8((sv + n / 2) / n);
+        }
+}
+
 void swscale_convert(const cfocal_image &src, const cfocal_image &dst) {
+    if (src.width < 16 || src.height < 2) return exact_convert(src, dst);
     SwsContext *context = sws_getContext(src.width, src.height, av_format(src.format), dst.width, dst.height,
                                          av_format(dst.format), SWS_BILINEAR, nullptr, nullptr, nullptr);
     if (context == nullptr) fail(CFOCAL_ERR_UNSUPPORTED, "convert image: libswscale has no such conversion");
@@ -45,6 +87,29 @@ int cvt_code(int32_t from, int32_t to) {
 
 }  // namespace
 
+namespace cfocal {
+
+// Luma 16…235 (video range, as H.264 stores it) to gray 0…255, and back.
+const cv::Mat &video_to_full_range() {
+    static const cv::Mat table = [] {
+        cv::Mat t(1, 256, CV_8U);
+        for (int i = 0; i < 256; ++i) t.at<uint8_t>(i) = clamp8(int(std::lround((i - 16) * 255.0 / 219.0)));
+        return t;
+    }();
+    return table;
+}
+
+const cv::Mat &full_to_video_range() {
+    static const cv::Mat table = [] {
+        cv::Mat t(1, 256, CV_8U);
+        for (int i = 0; i < 256; ++i) t.at<uint8_t>(i) = uint8_t(16 + std::lround(i * 219.0 / 255.0));
+        return t;
+    }();
+    return table;
+}
+
+}  // namespace cfocal
+
 extern "C" {
 
 cfocal_status cfocal_image_convert(const cfocal_image *src, const cfocal_image *dst) {
@@ -58,9 +123,9 @@ cfocal_status cfocal_image_convert(const cfocal_image *src, const cfocal_image *
         if (src->format == dst->format) {
             for (size_t p = 0; p < from.size(); ++p) from[p].copyTo(to[p]);
         } else if (src->format == CFOCAL_YUV420P && dst->format == CFOCAL_GRAY8) {
-            from[0].copyTo(to[0]);  // luma is the gray image
+            cv::LUT(from[0], video_to_full_range(), to[0]);
         } else if (src->format == CFOCAL_GRAY8 && dst->format == CFOCAL_YUV420P) {
-            from[0].copyTo(to[0]);
+            cv::LUT(from[0], full_to_video_range(), to[0]);
             to[1].setTo(128);
             to[2].setTo(128);
         } else if (src->format == CFOCAL_YUV420P || dst->format == CFOCAL_YUV420P) {

@@ -63,6 +63,10 @@ cv::Mat luma_of(const cfocal_image &image, const char *operation);
 
 cfocal_image view_of_mat(const cv::Mat &mat, int32_t format);
 
+// Lookup tables between video-range luma (16…235) and full-range gray (0…255).
+const cv::Mat &video_to_full_range();
+const cv::Mat &full_to_video_range();
+
 }  // namespace cfocal
 
 // Pixels the shim allocated: a view plus whatever keeps those pixels alive.

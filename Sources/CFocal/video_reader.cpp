@@ -28,8 +28,6 @@ struct cfocal_video_reader {
 
 namespace {
 
-bool is_420(int format) { return format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P; }
-
 // Returns true with reader->frame holding a decoded frame, false at the end of the stream.
 bool decode_next(cfocal_video_reader *r) {
     for (;;) {
@@ -147,9 +145,18 @@ cfocal_status cfocal_video_reader_next(cfocal_video_reader *r, int32_t format, c
         }
         r->frames_out += 1;
 
-        if ((format == CFOCAL_YUV420P && is_420(f->format)) ||
-            (format == CFOCAL_GRAY8 && (is_420(f->format) || f->format == AV_PIX_FMT_GRAY8))) {
-            // Zero copy: hand over a reference to the decoder's own planes (luma alone for gray).
+        if (format == CFOCAL_GRAY8 && f->format == AV_PIX_FMT_YUV420P) {
+            // Video-range luma stretched to full-range gray: one table look-up per pixel.
+            cv::Mat luma(f->height, f->width, CV_8UC1, f->data[0], size_t(f->linesize[0]));
+            cv::Mat gray;
+            cv::LUT(luma, video_to_full_range(), gray);
+            av_frame_unref(f);
+            *out = buffer_from_mat(gray, CFOCAL_GRAY8);
+            return CFOCAL_OK;
+        }
+        if ((format == CFOCAL_YUV420P && f->format == AV_PIX_FMT_YUV420P) ||
+            (format == CFOCAL_GRAY8 && (f->format == AV_PIX_FMT_YUVJ420P || f->format == AV_PIX_FMT_GRAY8))) {
+            // Zero copy: hand over a reference to the decoder's own planes (full-range luma alone for gray).
             AVFrame *ref = av_frame_clone(f);
             av_frame_unref(f);
             if (ref == nullptr) fail(CFOCAL_ERR_INTERNAL, "out of memory");

@@ -49,6 +49,7 @@ void encode(cfocal_video_writer *w, AVFrame *frame) {
 
 AVPixelFormat encoder_pixel_format(const AVCodec *codec) {
     if (codec->pix_fmts == nullptr) return AV_PIX_FMT_YUV420P;
+    if (codec->id == AV_CODEC_ID_MJPEG) return AV_PIX_FMT_YUVJ420P;  // JPEG is full range
     for (const AVPixelFormat *f = codec->pix_fmts; *f != AV_PIX_FMT_NONE; ++f)
         if (*f == AV_PIX_FMT_YUV420P) return *f;
     for (const AVPixelFormat *f = codec->pix_fmts; *f != AV_PIX_FMT_NONE; ++f)

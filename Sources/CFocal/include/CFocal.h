@@ -138,6 +138,8 @@ typedef struct {
     double b, g, r, a; /* 0…255; a is opacity */
 } cfocal_color;
 
+/* Sets every pixel to colour (opacity ignored). */
+cfocal_status cfocal_fill(const cfocal_image *image, cfocal_color color);
 /* Draws a closed or open polyline; thickness < 0 fills the polygon. Blends with colour.a. */
 cfocal_status cfocal_draw_polygon(const cfocal_image *image, const double *xy, int32_t point_count,
                                   int32_t closed, cfocal_color color, double thickness);

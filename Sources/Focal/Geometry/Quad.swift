@@ -1,0 +1,67 @@
+/// Four corners of a quadrilateral in image pixels, always topLeft, topRight, bottomRight,
+/// bottomLeft: clockwise on screen (y down).
+public struct Quad: Sendable, Hashable, Codable {
+    public var topLeft: Point
+    public var topRight: Point
+    public var bottomRight: Point
+    public var bottomLeft: Point
+
+    public init(topLeft: Point, topRight: Point, bottomRight: Point, bottomLeft: Point) {
+        self.topLeft = topLeft
+        self.topRight = topRight
+        self.bottomRight = bottomRight
+        self.bottomLeft = bottomLeft
+    }
+
+    /// The corners in order TL, TR, BR, BL.
+    public var corners: [Point] { [topLeft, topRight, bottomRight, bottomLeft] }
+
+    /// A quad from four corners in any order: sorted so that they run clockwise on screen from the
+    /// corner nearest the top-left (smallest x + y).
+    public init(unordered points: [Point]) {
+        precondition(points.count == 4, "a quad has four corners")
+        let cx = points.reduce(0) { $0 + $1.x } / 4, cy = points.reduce(0) { $0 + $1.y } / 4
+        // Clockwise on screen means increasing atan2 with y down.
+        var sorted = points.sorted { atan2($0.y - cy, $0.x - cx) < atan2($1.y - cy, $1.x - cx) }
+        let start = sorted.indices.min { sorted[$0].x + sorted[$0].y < sorted[$1].x + sorted[$1].y } ?? 0
+        sorted = Array(sorted[start...] + sorted[..<start])
+        self.init(topLeft: sorted[0], topRight: sorted[1], bottomRight: sorted[2], bottomLeft: sorted[3])
+    }
+
+    /// The axis-aligned box around the corners.
+    public var bounds: Rect {
+        let xs = corners.map(\.x), ys = corners.map(\.y)
+        return Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+    }
+
+    /// Signed area by the shoelace formula: positive when clockwise on screen.
+    public var signedArea: Double {
+        let c = corners
+        var sum = 0.0
+        for i in 0..<4 { sum += c[i].x * c[(i + 1) % 4].y - c[(i + 1) % 4].x * c[i].y }
+        return sum / 2
+    }
+
+    public var area: Double { abs(signedArea) }
+
+    /// The mean of the corners.
+    public var center: Point { corners.reduce(Point.zero, +) * 0.25 }
+
+    /// Maps every corner through a homography; nil if one goes to infinity.
+    public func applying(_ homography: Homography) -> Quad? {
+        guard let a = homography.apply(topLeft), let b = homography.apply(topRight),
+              let c = homography.apply(bottomRight), let d = homography.apply(bottomLeft) else { return nil }
+        return Quad(topLeft: a, topRight: b, bottomRight: c, bottomLeft: d)
+    }
+
+    /// The largest distance between corresponding corners.
+    public func maximumCornerDistance(to other: Quad) -> Double {
+        zip(corners, other.corners).map { $0.distance(to: $1) }.max()!
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,125 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// File access through POSIX calls, so that each failure maps to a distinct ``FocalError``.
+enum FileAccess {
+    /// Reads a whole regular file.
+    static func read(_ path: String, operation: String) throws(FocalError) -> [UInt8] {
+        // O_NONBLOCK: opening a FIFO must not wait for a writer; the fstat below rejects it.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        if fd < 0 { throw error(errno, operation: operation, path: path) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw error(errno, operation: operation, path: path) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            let what = (info.st_mode & S_IFMT) == S_IFDIR ? "it is a folder" : "it is not a regular file"
+            throw FocalError(.notAFile, operation: operation, path: path, reason: what)
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var done = 0
+        while done < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, $0.count - done) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw error(errno, operation: operation, path: path)
+            }
+            if count == 0 { break }
+            done += count
+        }
+        if done < bytes.count { bytes.removeSubrange(done...) }
+        return bytes
+    }
+
+    /// Writes bytes under a temporary name beside path, then renames it into place: readers see the
+    /// old file or the whole new one, never half of it.
+    static func writeAtomically(_ bytes: [UInt8], to path: String, operation: String) throws(FocalError) {
+        try requireFolder(of: path, operation: operation)
+        let failure: FocalError? = bytes.withUnsafeBytes { raw in
+            do throws(FocalError) {
+                try writeAtomically(raw, to: path, operation: operation)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    private static func writeAtomically(_ bytes: UnsafeRawBufferPointer, to path: String, operation: String) throws(FocalError) {
+        let temporary = temporarySibling(of: path)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if fd < 0 { throw error(errno, operation: operation, path: path) }
+        var done = 0
+        while done < bytes.count {
+            let count = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
+            if count < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                close(fd)
+                unlink(temporary)
+                throw error(code, operation: operation, path: path)
+            }
+            done += count
+        }
+        if close(fd) != 0 || rename(temporary, path) != 0 {
+            let code = errno
+            unlink(temporary)
+            throw error(code, operation: operation, path: path)
+        }
+    }
+
+    /// Fails with `.directoryNotFound` (or `.notAFile`) unless the folder that would hold path exists.
+    static func requireFolder(of path: String, operation: String) throws(FocalError) {
+        let folder = folderOf(path)
+        var info = stat()
+        if stat(folder, &info) != 0 {
+            throw FocalError(.directoryNotFound, operation: operation, path: path,
+                             reason: "the folder '\(folder)' does not exist")
+        }
+        if (info.st_mode & S_IFMT) != S_IFDIR {
+            throw FocalError(.notAFile, operation: operation, path: path, reason: "'\(folder)' is not a folder")
+        }
+        var target = stat()
+        if stat(path, &target) == 0, (target.st_mode & S_IFMT) == S_IFDIR {
+            throw FocalError(.notAFile, operation: operation, path: path, reason: "it is a folder")
+        }
+    }
+
+    /// A hidden name in the same folder, so that the final rename stays on one file system.
+    static func temporarySibling(of path: String) -> String {
+        let folder = folderOf(path)
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let tag = String(UInt32.random(in: 0...UInt32.max), radix: 36)
+        return (folder == "." && !path.hasPrefix("./") ? "" : folder + "/") + ".\(name).\(getpid())-\(tag).partial"
+    }
+
+    static func folderOf(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let folder = String(path[..<slash])
+        return folder.isEmpty ? "/" : folder
+    }
+
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
+    static func error(_ code: Int32, operation: String, path: String) -> FocalError {
+        let reason = String(cString: strerror(code)).lowercased()
+        switch code {
+        case ENOENT:
+            return FocalError(.fileNotFound, operation: operation, path: path, reason: "no such file")
+        case ENOTDIR:
+            return FocalError(.directoryNotFound, operation: operation, path: path, reason: reason)
+        case EACCES, EPERM, EROFS:
+            return FocalError(.permissionDenied, operation: operation, path: path, reason: reason)
+        case EISDIR:
+            return FocalError(.notAFile, operation: operation, path: path, reason: "it is a folder")
+        default:
+            return FocalError(.ioFailed, operation: operation, path: path, reason: reason)
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import CFocal
+
+extension Frame {
+    /// Reads a JPEG, PNG, TIFF, WebP or BMP file.
+    ///
+    /// - Parameter orientation: `.apply` (the default) turns photos upright as their EXIF
+    ///   orientation says; `.preserve` keeps the stored pixels and reports the tag in ``orientation``.
+    /// - Throws: ``FocalError`` naming the path: `.fileNotFound`, `.permissionDenied`, `.notAFile`,
+    ///   `.emptyInput` for a zero-byte file, `.decodeFailed` for bytes that are not an image.
+    public init(contentsOf path: String, orientation: OrientationHandling = .apply) throws(FocalError) {
+        let bytes = try FileAccess.read(path, operation: "read image")
+        do {
+            try self.init(decoding: bytes, orientation: orientation)
+        } catch {
+            throw FocalError(error.kind, operation: "read image", path: path, reason: error.reason)
+        }
+    }
+
+    /// Decodes an image held in memory (JPEG, PNG, TIFF, WebP or BMP).
+    public init(decoding bytes: [UInt8], orientation: OrientationHandling = .apply) throws(FocalError) {
+        var buffer: OpaquePointer?
+        let status = bytes.withUnsafeBufferPointer {
+            cfocal_image_decode($0.baseAddress, $0.count, orientation == .apply ? 1 : 0, &buffer)
+        }
+        try check(status, "decode image")
+        guard let buffer else { throw FocalError(.internal, operation: "decode image", reason: "no image returned") }
+        self = Frame.adopting(shimBuffer: buffer)
+        if orientation == .preserve { self.orientation = EXIFOrientation.read(bytes) ?? .up }
+    }
+
+    /// The image encoded in format. `quality` (0…1) applies to JPEG and WebP.
+    public func encoded(as format: ImageFormat, quality: Double = 0.92) throws(FocalError) -> [UInt8] {
+        var bytes: OpaquePointer?
+        try withShimImage { (image) throws(FocalError) in
+            try check(cfocal_image_encode(&image, format.fileExtension, Int32((quality * 100).rounded()), &bytes),
+                      "encode \(format.rawValue) image")
+        }
+        guard let bytes else { throw FocalError(.internal, operation: "encode image", reason: "no bytes returned") }
+        defer { cfocal_bytes_free(bytes) }
+        return Array(UnsafeBufferPointer(start: cfocal_bytes_data(bytes), count: cfocal_bytes_count(bytes)))
+    }
+
+    /// Writes the image in the format its extension names, through a temporary file renamed into
+    /// place, so that a failure never leaves half an image at path.
+    public func write(to path: String, quality: Double = 0.92) throws(FocalError) {
+        guard let format = ImageFormat(path: path) else {
+            throw FocalError(.unsupportedFormat, operation: "write image", path: path,
+                             reason: "unknown image extension; use .jpg, .png, .tiff, .webp or .bmp")
+        }
+        try FileAccess.requireFolder(of: path, operation: "write image")
+        let bytes: [UInt8]
+        do {
+            bytes = try encoded(as: format, quality: quality)
+        } catch {
+            throw FocalError(error.kind, operation: "write image", path: path, reason: error.reason)
+        }
+        try FileAccess.writeAtomically(bytes, to: path, operation: "write image")
+    }
+}

@@ -1,0 +1,92 @@
+import CFocal
+
+/// Decodes a video file (any container and codec FFmpeg's libraries read) frame by frame.
+///
+/// Read with ``read()`` in a loop, or iterate ``frames`` with `for try await`. Frames come out in
+/// ``pixelFormat``: `.yuv420` (the default) is what H.264 decoders produce and costs no conversion,
+/// and its ``Frame/lumaPlane`` is the gray image; `.gray8` is that luma plane alone, also free;
+/// `.bgr8` and `.bgra8` convert each frame.
+///
+/// A reader belongs to one task at a time.
+public final class VideoReader {
+    public let path: String
+    public let width: Int
+    public let height: Int
+    /// Frames per second as the container states it (or as FFmpeg guesses it).
+    public let framesPerSecond: Double
+    /// The number of frames the container declares, or estimates from its duration; nil if unknown.
+    public let frameCount: Int?
+    /// Length in seconds, if known.
+    public let duration: Double?
+    /// The decoder's name, such as "h264".
+    public let codecName: String
+    public let pixelFormat: PixelFormat
+    /// Frames returned so far.
+    public private(set) var framesRead = 0
+
+    private let handle: OpaquePointer
+
+    /// Opens a video file.
+    ///
+    /// - Parameters:
+    ///   - pixelFormat: the format of the frames ``read()`` returns.
+    ///   - threads: decoder threads; 0 uses one per core.
+    /// - Throws: ``FocalError``: `.fileNotFound`, `.notAFile`, `.emptyInput` (no video stream),
+    ///   `.decodeFailed` (not a video, or damaged), `.unsupportedFormat` (no decoder for its codec).
+    public init(path: String, pixelFormat: PixelFormat = .yuv420, threads: Int = 0) throws(FocalError) {
+        // Checked here for a clear error: libav's own message for these is vaguer.
+        _ = try Self.checkReadable(path)
+        var reader: OpaquePointer?
+        try check(cfocal_video_reader_open(path, Int32(threads), &reader), "open video", path: path)
+        guard let reader else { throw FocalError(.internal, operation: "open video", path: path, reason: "no reader") }
+        handle = reader
+        let info = cfocal_video_reader_info(reader)
+        self.path = path
+        self.pixelFormat = pixelFormat
+        width = Int(info.width)
+        height = Int(info.height)
+        framesPerSecond = info.frames_per_second
+        frameCount = info.frame_count >= 0 ? Int(info.frame_count) : nil
+        duration = info.duration_seconds >= 0 ? info.duration_seconds : nil
+        codecName = withUnsafeBytes(of: info.codec_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+
+    deinit { cfocal_video_reader_free(handle) }
+
+    /// The next frame, or nil after the last one.
+    public func read() throws(FocalError) -> Frame? {
+        var buffer: OpaquePointer?
+        var timestamp = 0.0
+        let status = cfocal_video_reader_next(handle, pixelFormat.shim, &buffer, &timestamp)
+        if status == CFOCAL_END_OF_STREAM { return nil }
+        try check(status, "read video", path: path)
+        guard let buffer else { throw FocalError(.internal, operation: "read video", path: path, reason: "no frame") }
+        framesRead += 1
+        return Frame.adopting(shimBuffer: buffer, timestamp: timestamp)
+    }
+
+    /// The frames as an asynchronous sequence. Each step decodes on the calling task.
+    public var frames: Frames { Frames(reader: self) }
+
+    public struct Frames: AsyncSequence {
+        public typealias Element = Frame
+        let reader: VideoReader
+
+        public struct AsyncIterator: AsyncIteratorProtocol {
+            let reader: VideoReader
+            public mutating func next() async throws(FocalError) -> Frame? { try reader.read() }
+            public mutating func next(isolation actor: isolated (any Actor)?) async throws(FocalError) -> Frame? {
+                try reader.read()
+            }
+        }
+
+        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(reader: reader) }
+    }
+
+    static func checkReadable(_ path: String) throws(FocalError) -> Bool {
+        guard FileAccess.exists(path) else {
+            throw FocalError(.fileNotFound, operation: "open video", path: path, reason: "no such file")
+        }
+        return true
+    }
+}

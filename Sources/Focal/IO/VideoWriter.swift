@@ -1,0 +1,113 @@
+import CFocal
+
+/// Encodes frames into a video file: H.264 in .mp4 by default.
+///
+/// The file is written under a hidden temporary name beside `path` and renamed into place by
+/// ``finish()``. A writer that is dropped, cancelled or fails before that removes the temporary
+/// file: a failed or interrupted run never leaves half a video at `path`.
+///
+/// Frames of any ``PixelFormat`` are accepted; `.yuv420` frames (what ``VideoReader`` gives by
+/// default) go to the encoder without conversion.
+public final class VideoWriter {
+    /// Encoder settings, with defaults that suit overlays and scans.
+    public struct Settings: Sendable, Equatable {
+        public var codec: VideoCodec
+        /// x264/x265 speed preset; faster presets make larger files. `.veryfast` keeps encoding from
+        /// dominating a detection pipeline.
+        public var preset: EncoderPreset
+        /// Constant rate factor for codecs that have one (H.264, H.265, VP9): lower is better quality
+        /// and bigger files; 23 is x264's own default. Ignored when ``bitRate`` is set.
+        public var quality: Int
+        /// Target bits per second instead of constant quality, or nil.
+        public var bitRate: Int?
+        /// Encoder threads; 0 uses one per core.
+        public var threads: Int
+
+        public init(codec: VideoCodec = .h264, preset: EncoderPreset = .veryfast, quality: Int = 23,
+                    bitRate: Int? = nil, threads: Int = 0) {
+            self.codec = codec
+            self.preset = preset
+            self.quality = quality
+            self.bitRate = bitRate
+            self.threads = threads
+        }
+    }
+
+    public let path: String
+    public let width: Int
+    public let height: Int
+    public let framesPerSecond: Double
+    public let settings: Settings
+    /// Frames appended so far.
+    public private(set) var framesWritten = 0
+
+    private var handle: OpaquePointer?
+
+    /// Creates the temporary file and opens the encoder.
+    ///
+    /// - Throws: ``FocalError``: `.directoryNotFound` if path's folder is missing,
+    ///   `.unsupportedFormat` for an extension with no container, `.unsupportedCodec` when the build
+    ///   has no encoder for the codec or the container cannot hold it, `.invalidArgument` for odd
+    ///   sizes with 4:2:0 codecs.
+    public init(path: String, width: Int, height: Int, framesPerSecond: Double, settings: Settings = Settings()) throws(FocalError) {
+        self.path = path
+        self.width = width
+        self.height = height
+        self.framesPerSecond = framesPerSecond
+        self.settings = settings
+        try FileAccess.requireFolder(of: path, operation: "write video")
+        let temporary = FileAccess.temporarySibling(of: path)
+        var writer: OpaquePointer?
+        let status = settings.codec.encoderName.withCString { encoder in
+            settings.preset.rawValue.withCString { preset in
+                var config = cfocal_video_writer_config(
+                    width: Int32(width), height: Int32(height), frames_per_second: framesPerSecond,
+                    encoder: encoder, preset: preset, crf: Int32(settings.quality),
+                    bit_rate: Int32(clamping: settings.bitRate ?? 0), threads: Int32(settings.threads))
+                return cfocal_video_writer_open(path, temporary, &config, &writer)
+            }
+        }
+        if status != CFOCAL_OK {
+            var error = shimError(status, "write video", path: path)
+            let message = error.reason
+            if error.kind == .unsupportedFormat, message.contains("encoder") || message.contains("cannot hold") {
+                error = FocalError(.unsupportedCodec, operation: "write video", path: path, reason: message)
+            }
+            throw error
+        }
+        handle = writer
+    }
+
+    deinit {
+        if let handle { cfocal_video_writer_free(handle) }
+    }
+
+    /// Encodes one frame; it must have the writer's size.
+    public func append(_ frame: Frame) throws(FocalError) {
+        guard let handle else {
+            throw FocalError(.invalidArgument, operation: "write video", path: path, reason: "the writer is already finished")
+        }
+        try frame.withShimImage { (image) throws(FocalError) in
+            try check(cfocal_video_writer_append(handle, &image), "write video", path: path)
+        }
+        framesWritten += 1
+    }
+
+    /// Flushes the encoder, writes the trailer and moves the file into place at ``path``.
+    public func finish() throws(FocalError) {
+        guard let handle else {
+            throw FocalError(.invalidArgument, operation: "write video", path: path, reason: "the writer is already finished")
+        }
+        defer {
+            cfocal_video_writer_free(handle)
+            self.handle = nil
+        }
+        try check(cfocal_video_writer_finish(handle), "write video", path: path)
+    }
+
+    /// Stops writing and removes the temporary file; nothing appears at ``path``.
+    public func cancel() {
+        if let handle { cfocal_video_writer_free(handle) }
+        handle = nil
+    }
+}
