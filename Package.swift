@@ -12,7 +12,7 @@ let package = Package(
         .executable(name: "focal", targets: ["FocalCLI"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         // System libraries: pkg-config gives the header paths; CFocal names the libraries it links.
@@ -37,7 +37,8 @@ let package = Package(
             linkerSettings: [
                 .linkedLibrary("opencv_core"),
                 .linkedLibrary("opencv_imgproc"),
-                .linkedLibrary("opencv_imgcodecs"),
+                // opencv_imgcodecs is opened on first use: see image_codec.cpp.
+                .linkedLibrary("dl"),
                 .linkedLibrary("avformat"),
                 .linkedLibrary("avcodec"),
                 .linkedLibrary("swscale"),
@@ -55,9 +56,14 @@ let package = Package(
             ]
         ),
         .testTarget(name: "FocalTests", dependencies: ["Focal", "FocalSynthetic"]),
+        .testTarget(name: "FocalCLITests", dependencies: ["FocalCLI", "Focal", "FocalSynthetic"]),
 
         // Samples: small programs that show the library in use.
+        // Benchmarks: ratios against OpenCV's idioms and ffmpeg, measured in the same run.
+        .executableTarget(name: "FocalBenchmarks", dependencies: ["Focal", "FocalSynthetic"]),
+        .executableTarget(name: "HelloSwift"),
         .executableTarget(name: "MakeSampleMedia", dependencies: ["Focal", "FocalSynthetic"], path: "Samples/MakeSampleMedia"),
+        .executableTarget(name: "SharpnessOverlay", dependencies: ["Focal"], path: "Samples/SharpnessOverlay"),
     ],
     cxxLanguageStandard: .cxx17
 )

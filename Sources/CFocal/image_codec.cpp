@@ -1,10 +1,69 @@
 // Image decoding and encoding through OpenCV's imgcodecs (libjpeg, libpng, libtiff, libwebp).
+//
+// imgcodecs is loaded on first use rather than linked: Debian builds it with GDAL, whose 118
+// libraries cost every program 80 ms and 42 MB at start-up, image files or not.
 #include "internal.hpp"
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include <dlfcn.h>
+
+#include <type_traits>
+#include <utility>
+
 using namespace cfocal;
+
+namespace {
+
+using Decode = cv::Mat (*)(cv::InputArray, int);
+using Encode = bool (*)(const cv::String &, cv::InputArray, std::vector<uchar> &, const std::vector<int> &);
+using CanWrite = bool (*)(const cv::String &);
+
+// The pointer types must match the header's declarations; checked without referencing the symbols.
+static_assert(std::is_same_v<decltype(cv::imdecode(std::declval<cv::InputArray>(), 0)), cv::Mat>);
+static_assert(std::is_same_v<decltype(cv::imencode(std::declval<const cv::String &>(), std::declval<cv::InputArray>(),
+                                                   std::declval<std::vector<uchar> &>(),
+                                                   std::declval<const std::vector<int> &>())),
+                             bool>);
+static_assert(std::is_same_v<decltype(cv::haveImageWriter(std::declval<const cv::String &>())), bool>);
+
+struct Codecs {
+    Decode decode = nullptr;
+    Encode encode = nullptr;
+    CanWrite can_write = nullptr;
+    std::string error;
+};
+
+const Codecs &codecs() {
+    static const Codecs loaded = [] {
+        Codecs c;
+        const std::string major = std::to_string(CV_VERSION_MAJOR), minor = std::to_string(CV_VERSION_MINOR);
+        // Debian names it .so.406, other builds .so.4.6; the unversioned name is a last resort.
+        const std::string names[] = {"libopencv_imgcodecs.so." + major + minor,
+                                     "libopencv_imgcodecs.so." + major + "." + minor, "libopencv_imgcodecs.so"};
+        void *library = nullptr;
+        for (const auto &name : names)
+            if ((library = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL)) != nullptr) break;
+        if (library == nullptr) {
+            const char *why = dlerror();
+            c.error = "OpenCV's image codecs (" + names[0] + ") could not be loaded: " + (why ? why : "not found");
+            return c;
+        }
+        // Itanium C++ ABI names (GCC and Clang) of the declarations checked above.
+        c.decode = reinterpret_cast<Decode>(dlsym(library, "_ZN2cv8imdecodeERKNS_11_InputArrayEi"));
+        c.encode = reinterpret_cast<Encode>(dlsym(
+            library, "_ZN2cv8imencodeERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEERKNS_11_InputArrayERSt6vectorIhSaIhEERKSB_IiSaIiEE"));
+        c.can_write = reinterpret_cast<CanWrite>(
+            dlsym(library, "_ZN2cv15haveImageWriterERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE"));
+        if (!c.decode || !c.encode || !c.can_write) c.error = "OpenCV's image codecs lack an expected function";
+        return c;
+    }();
+    if (!loaded.error.empty()) fail(CFOCAL_ERR_UNSUPPORTED, loaded.error);
+    return loaded;
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -16,7 +75,7 @@ cfocal_status cfocal_image_decode(const uint8_t *bytes, size_t count, int32_t ap
         cv::Mat encoded(1, int(count), CV_8UC1, const_cast<uint8_t *>(bytes));
         int flags = cv::IMREAD_ANYCOLOR;
         if (!apply_orientation) flags |= cv::IMREAD_IGNORE_ORIENTATION;
-        cv::Mat image = cv::imdecode(encoded, flags);
+        cv::Mat image = codecs().decode(encoded, flags);
         if (image.empty())
             fail(CFOCAL_ERR_DECODE, "not a readable JPEG, PNG, TIFF, WebP or BMP image, or the data is truncated");
         if (image.depth() != CV_8U) image.convertTo(image, CV_8U);
@@ -31,7 +90,7 @@ cfocal_status cfocal_image_decode(const uint8_t *bytes, size_t count, int32_t ap
 
 int32_t cfocal_image_can_encode(const char *extension) {
     try {
-        return extension != nullptr && cv::haveImageWriter(extension) ? 1 : 0;
+        return extension != nullptr && codecs().can_write(extension) ? 1 : 0;
     } catch (...) {
         return 0;
     }
@@ -44,7 +103,7 @@ cfocal_status cfocal_image_encode(const cfocal_image *image, const char *extensi
         if (out == nullptr || extension == nullptr) fail(CFOCAL_ERR_INVALID_ARGUMENT, "no output");
         std::string ext(extension);
         for (auto &c : ext) c = char(std::tolower(c));
-        if (!cv::haveImageWriter(ext)) fail(CFOCAL_ERR_UNSUPPORTED, "no encoder for '" + ext + "' images");
+        if (!codecs().can_write(ext)) fail(CFOCAL_ERR_UNSUPPORTED, "no encoder for '" + ext + "' images");
         cv::Mat pixels;
         if (image->format == CFOCAL_YUV420P) {
             cv::Mat bgr(image->height, image->width, CV_8UC3);
@@ -60,7 +119,7 @@ cfocal_status cfocal_image_encode(const cfocal_image *image, const char *extensi
         if (ext == ".jpg" || ext == ".jpeg") params = {cv::IMWRITE_JPEG_QUALITY, q};
         else if (ext == ".webp") params = {cv::IMWRITE_WEBP_QUALITY, std::max(1, q)};
         auto bytes = std::make_unique<cfocal_bytes>();
-        if (!cv::imencode(ext, pixels, bytes->data, params))
+        if (!codecs().encode(ext, pixels, bytes->data, params))
             fail(CFOCAL_ERR_UNSUPPORTED, "OpenCV could not encode this image as '" + ext + "'");
         *out = bytes.release();
         return CFOCAL_OK;

@@ -22,8 +22,9 @@ public enum SyntheticBackground: Sendable, Hashable {
                 let points = stride(from: 0.0, through: Double(width), by: 40).map {
                     Point(x: $0, y: y + wave * sin($0 / random.uniform(120...260)))
                 }
-                try frame.stroke(points, color: Color(red: shade, green: shade * 0.62, blue: shade * 0.33, alpha: 0.35),
-                                 lineWidth: random.uniform(1...4), closed: false)
+                try frame.stroke(
+                    points, color: Color(red: shade, green: shade * 0.62, blue: shade * 0.33, alpha: 0.35),
+                    lineWidth: random.uniform(1...4), closed: false)
             }
             frame = try frame.gaussianBlurred(sigma: 1.2)
             try frame.addNoise(sigma: 4, seed: seed &+ 7)
@@ -37,14 +38,16 @@ public enum SyntheticBackground: Sendable, Hashable {
                 let corners = [(-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2)].map { (dx, dy) in
                     Point(x: cx + dx * cos(angle) - dy * sin(angle), y: cy + dx * sin(angle) + dy * cos(angle))
                 }
-                let color = Color(red: random.uniform(0.1...0.8), green: random.uniform(0.1...0.7), blue: random.uniform(0.1...0.7))
+                let color = Color(
+                    red: random.uniform(0.1...0.8), green: random.uniform(0.1...0.7), blue: random.uniform(0.1...0.7))
                 try frame.fill(corners, color: color)
                 try frame.stroke(corners, color: color.withAlpha(1), lineWidth: 1)
             }
             for _ in 0..<6 {
-                try frame.circle(center: Point(x: random.uniform(0...Double(width)), y: random.uniform(0...Double(height))),
-                                 radius: random.uniform(0.03...0.09) * Double(width),
-                                 color: Color(white: random.uniform(0.3...0.9)), lineWidth: random.uniform(3...9))
+                try frame.circle(
+                    center: Point(x: random.uniform(0...Double(width)), y: random.uniform(0...Double(height))),
+                    radius: random.uniform(0.03...0.09) * Double(width),
+                    color: Color(white: random.uniform(0.3...0.9)), lineWidth: random.uniform(3...9))
             }
             try frame.addNoise(sigma: 3, seed: seed &+ 11)
             return frame
@@ -53,7 +56,7 @@ public enum SyntheticBackground: Sendable, Hashable {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

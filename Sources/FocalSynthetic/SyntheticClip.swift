@@ -17,9 +17,11 @@ public struct SyntheticClip: Sendable {
     private let page: SyntheticPage
     private let blurs: [SyntheticScene.Blur]
 
-    public init(width: Int = 1280, height: Int = 720, frameCount: Int = 90, framesPerSecond: Double = 30,
-                sharpestFrame: Int? = nil, firstPageFrame: Int = 0, background: SyntheticBackground = .wood,
-                seed: UInt64 = 1) throws(FocalError) {
+    public init(
+        width: Int = 1280, height: Int = 720, frameCount: Int = 90, framesPerSecond: Double = 30,
+        sharpestFrame: Int? = nil, firstPageFrame: Int = 0, background: SyntheticBackground = .wood,
+        seed: UInt64 = 1
+    ) throws(FocalError) {
         var random = SeededGenerator(seed: seed)
         self.width = width
         self.height = height
@@ -46,8 +48,9 @@ public struct SyntheticClip: Sendable {
         guard index >= firstPageFrame else { return nil }
         let t = Double(index) / Double(max(1, frameCount - 1))
         let center = Point(x: Double(width) * (0.48 + 0.06 * sin(t * 5.1)), y: Double(height) * (0.5 + 0.04 * sin(t * 3.7 + 1)))
-        return SyntheticScene.corners(frameWidth: width, frameHeight: height, center: center, fill: 0.78 + 0.06 * sin(t * 2.3),
-                                      rotation: -8 + 10 * t, tilt: 0.12 + 0.08 * sin(t * 4.2))
+        return SyntheticScene.corners(
+            frameWidth: width, frameHeight: height, center: center, fill: 0.78 + 0.06 * sin(t * 2.3),
+            rotation: -8 + 10 * t, tilt: 0.12 + 0.08 * sin(t * 4.2))
     }
 
     public func blur(at index: Int) -> SyntheticScene.Blur { blurs[index] }
@@ -55,15 +58,16 @@ public struct SyntheticClip: Sendable {
     /// Renders frame `index`.
     public func scene(at index: Int) throws(FocalError) -> SyntheticScene {
         let corners = corners(at: index)
-        var scene = try SyntheticScene(background: background, page: corners == nil ? nil : page, corners: corners,
-                                       blur: blurs[index], noise: 2.0, seed: seed &* 1000 &+ UInt64(index))
+        var scene = try SyntheticScene(
+            background: background, page: corners == nil ? nil : page, corners: corners,
+            blur: blurs[index], noise: 2.0, seed: seed &* 1000 &+ UInt64(index))
         scene.frame.timestamp = Double(index) / framesPerSecond
         return scene
     }
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

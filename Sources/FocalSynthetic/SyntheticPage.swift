@@ -16,8 +16,10 @@ public struct SyntheticPage: Sendable {
         """.split(whereSeparator: \.isWhitespace).map(String.init)
 
     /// Renders a page. Sizes are in page pixels; 850 × 1100 is US Letter at 100 pixels per inch.
-    public init(width: Int = 850, height: Int = 1100, seed: UInt64, paper: Color = Color(red: 0.96, green: 0.95, blue: 0.92),
-                ink: Color = Color(white: 0.12), withFigure: Bool = true) throws(FocalError) {
+    public init(
+        width: Int = 850, height: Int = 1100, seed: UInt64, paper: Color = Color(red: 0.96, green: 0.95, blue: 0.92),
+        ink: Color = Color(white: 0.12), withFigure: Bool = true
+    ) throws(FocalError) {
         var random = SeededGenerator(seed: seed)
         var page = try Frame(width: width, height: height, format: .bgr8, color: paper)
         try page.addNoise(sigma: 2, seed: seed &+ 1)
@@ -40,11 +42,15 @@ public struct SyntheticPage: Sendable {
         while y < Double(height) * 0.9 {
             if !figureDone && y > Double(height) * 0.35 {
                 let box = Rect(x: margin, y: y, width: usable * 0.55, height: Double(height) * 0.16)
-                try page.fill([Point(x: box.minX, y: box.minY), Point(x: box.maxX, y: box.minY),
-                               Point(x: box.maxX, y: box.maxY), Point(x: box.minX, y: box.maxY)],
-                              color: Color(red: 0.55, green: 0.68, blue: 0.8))
-                try page.circle(center: Point(x: box.minX + box.width * 0.3, y: box.minY + box.height * 0.5),
-                                radius: box.height * 0.3, color: Color(red: 0.9, green: 0.6, blue: 0.3))
+                try page.fill(
+                    [
+                        Point(x: box.minX, y: box.minY), Point(x: box.maxX, y: box.minY),
+                        Point(x: box.maxX, y: box.maxY), Point(x: box.minX, y: box.maxY),
+                    ],
+                    color: Color(red: 0.55, green: 0.68, blue: 0.8))
+                try page.circle(
+                    center: Point(x: box.minX + box.width * 0.3, y: box.minY + box.height * 0.5),
+                    radius: box.height * 0.3, color: Color(red: 0.9, green: 0.6, blue: 0.3))
                 y += box.height + 24 * scale
                 figureDone = true
                 continue

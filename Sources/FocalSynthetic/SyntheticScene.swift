@@ -33,20 +33,26 @@ public struct SyntheticScene: Sendable {
 
     /// Renders page onto background with its corners at `corners` (frame pixels), then blurs and
     /// adds noise. With no page, renders the empty table.
-    public init(background: Frame, page: SyntheticPage?, corners: Quad?, blur: Blur = .none, noise: Double = 0,
-                seed: UInt64 = 1) throws(FocalError) {
+    public init(
+        background: Frame, page: SyntheticPage?, corners: Quad?, blur: Blur = .none, noise: Double = 0,
+        seed: UInt64 = 1
+    ) throws(FocalError) {
         var frame = background
         var lines: [Quad] = []
         var placed: Quad?
         if let page, let corners {
             let w = Double(page.image.width), h = Double(page.image.height)
             // The page's outer edges sit at -0.5 and size - 0.5 in pixel-centre coordinates.
-            let pageCorners = [Point(x: -0.5, y: -0.5), Point(x: w - 0.5, y: -0.5), Point(x: w - 0.5, y: h - 0.5), Point(x: -0.5, y: h - 0.5)]
+            let pageCorners = [
+                Point(x: -0.5, y: -0.5), Point(x: w - 0.5, y: -0.5), Point(x: w - 0.5, y: h - 0.5), Point(x: -0.5, y: h - 0.5),
+            ]
             let homography = try Homography(from: pageCorners, to: corners.corners)
             try frame.composite(page.image, through: homography)
             lines = page.textLines.compactMap { r in
-                Quad(topLeft: Point(x: r.minX, y: r.minY), topRight: Point(x: r.maxX, y: r.minY),
-                     bottomRight: Point(x: r.maxX, y: r.maxY), bottomLeft: Point(x: r.minX, y: r.maxY)).applying(homography)
+                Quad(
+                    topLeft: Point(x: r.minX, y: r.minY), topRight: Point(x: r.maxX, y: r.minY),
+                    bottomRight: Point(x: r.maxX, y: r.maxY), bottomLeft: Point(x: r.minX, y: r.maxY)
+                ).applying(homography)
             }
             placed = corners
         }
@@ -62,8 +68,10 @@ public struct SyntheticScene: Sendable {
     /// Corners for a page of aspect ratio `pageAspect` (height / width) seen in perspective, centred
     /// near (cx, cy) of a frame, `fill` of the frame's height tall, turned by `rotation` degrees and
     /// tilted by `tilt` (0 = seen straight on; 0.3 = the far edge 30 % narrower).
-    public static func corners(frameWidth: Int, frameHeight: Int, center: Point, fill: Double, pageAspect: Double = 1100.0 / 850,
-                               rotation: Double = 0, tilt: Double = 0) -> Quad {
+    public static func corners(
+        frameWidth: Int, frameHeight: Int, center: Point, fill: Double, pageAspect: Double = 1100.0 / 850,
+        rotation: Double = 0, tilt: Double = 0
+    ) -> Quad {
         let h = Double(frameHeight) * fill, w = h / pageAspect
         let top = w * (1 - tilt) / 2, bottom = w / 2
         let raw = [(-top, -h / 2), (top, -h / 2), (bottom, h / 2), (-bottom, h / 2)]
@@ -76,7 +84,7 @@ public struct SyntheticScene: Sendable {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

@@ -51,11 +51,15 @@ import Testing
         var random = SeededGenerator(seed: 5)
         frame.withUnsafeMutableBytes { bytes in for i in bytes.indices { bytes[i] = UInt8.random(in: 0...255, using: &random) } }
         var values: [Double] = []
-        for y in 1..<8 { for x in 1..<12 {
-            var sum = 0.0
-            for dy in -1...1 { for dx in -1...1 { sum += Double(frame.pixel(x: x + dx, y: y + dy)[0]) * (dx == 0 && dy == 0 ? 8 : -1) } }
-            values.append(sum)
-        } }
+        for y in 1..<8 {
+            for x in 1..<12 {
+                var sum = 0.0
+                for dy in -1...1 {
+                    for dx in -1...1 { sum += Double(frame.pixel(x: x + dx, y: y + dy)[0]) * (dx == 0 && dy == 0 ? 8 : -1) }
+                }
+                values.append(sum)
+            }
+        }
         let mean = values.reduce(0, +) / Double(values.count)
         let variance = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(values.count)
         let measured = try Sharpness.laplacian(of: frame)
@@ -67,8 +71,12 @@ import Testing
         let background = try SyntheticBackground.wood.render(width: 640, height: 360, seed: 3)
         let corners = SyntheticScene.corners(frameWidth: 640, frameHeight: 360, center: Point(x: 320, y: 180), fill: 0.85)
         let scores = try [0.0, 0.8, 1.6, 3.0].map { sigma in
-            try Sharpness.laplacian(of: SyntheticScene(background: background, page: page, corners: corners,
-                                                       blur: .init(sigma: sigma)).frame).variance
+            try Sharpness.laplacian(
+                of: SyntheticScene(
+                    background: background, page: page, corners: corners,
+                    blur: .init(sigma: sigma)
+                ).frame
+            ).variance
         }
         #expect(scores == scores.sorted(by: >), "\(scores)")
     }
@@ -77,9 +85,11 @@ import Testing
 @Suite struct SyntheticSceneTests {
     @Test func pageLandsOnItsCorners() throws {
         let page = try SyntheticPage(width: 425, height: 550, seed: 9, withFigure: false)
-        let background = try SyntheticBackground.plain(Color(red: 0.1, green: 0.1, blue: 0.1)).render(width: 640, height: 360, seed: 1)
-        let corners = SyntheticScene.corners(frameWidth: 640, frameHeight: 360, center: Point(x: 330, y: 175), fill: 0.8,
-                                             rotation: 12, tilt: 0.2)
+        let background = try SyntheticBackground.plain(Color(red: 0.1, green: 0.1, blue: 0.1)).render(
+            width: 640, height: 360, seed: 1)
+        let corners = SyntheticScene.corners(
+            frameWidth: 640, frameHeight: 360, center: Point(x: 330, y: 175), fill: 0.8,
+            rotation: 12, tilt: 0.2)
         let scene = try SyntheticScene(background: background, page: page, corners: corners)
         let gray = try scene.frame.converted(to: .gray8)
         // Just inside each corner (towards the centre) is paper; just outside is the dark table.

@@ -4,8 +4,10 @@ import Testing
 
 /// Each kind of bad input gives its own error naming the file and the reason, and never a crash.
 @Suite struct ErrorTests {
-    func expectError(_ kind: FocalError.Kind, path: String?, _ body: () throws -> Void,
-                     sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectError(
+        _ kind: FocalError.Kind, path: String?, _ body: () throws -> Void,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         do {
             try body()
             Issue.record("expected \(kind), got success", sourceLocation: sourceLocation)
@@ -96,9 +98,13 @@ import Testing
     @Test func videoIntoMissingFolderOrUnknownContainer() {
         let folder = TemporaryFolder()
         let missing = folder.file("nope/out.mp4")
-        expectError(.directoryNotFound, path: missing) { _ = try VideoWriter(path: missing, width: 64, height: 48, framesPerSecond: 30) }
+        expectError(.directoryNotFound, path: missing) {
+            _ = try VideoWriter(path: missing, width: 64, height: 48, framesPerSecond: 30)
+        }
         let unknown = folder.file("out.notavideo")
-        expectError(.unsupportedFormat, path: unknown) { _ = try VideoWriter(path: unknown, width: 64, height: 48, framesPerSecond: 30) }
+        expectError(.unsupportedFormat, path: unknown) {
+            _ = try VideoWriter(path: unknown, width: 64, height: 48, framesPerSecond: 30)
+        }
         #expect(folder.contents.isEmpty)
     }
 

@@ -6,18 +6,29 @@ import Testing
         // 5 BGR pixels = 15 bytes per row, supplied with rows 24 bytes apart; padding holds junk.
         let width = 5, height = 3, stride = 24
         var bytes = [UInt8](repeating: 0xEE, count: stride * height)
-        for y in 0..<height { for x in 0..<width { for c in 0..<3 { bytes[y * stride + x * 3 + c] = UInt8(y * 50 + x * 10 + c) } } }
-        let frame = try bytes.withUnsafeBytes { try Frame(width: width, height: height, format: .bgr8, bytesPerRow: stride, bytes: $0) }
+        for y in 0..<height {
+            for x in 0..<width { for c in 0..<3 { bytes[y * stride + x * 3 + c] = UInt8(y * 50 + x * 10 + c) } }
+        }
+        let frame = try bytes.withUnsafeBytes {
+            try Frame(width: width, height: height, format: .bgr8, bytesPerRow: stride, bytes: $0)
+        }
         #expect(frame.bytesPerRow >= width * 3)
         #expect(frame.bytesPerRow % 64 == 0)  // Focal pads its own rows, so nothing may assume rowBytes == width
-        for y in 0..<height { for x in 0..<width { #expect(frame.pixel(x: x, y: y) == [UInt8(y * 50 + x * 10), UInt8(y * 50 + x * 10 + 1), UInt8(y * 50 + x * 10 + 2)]) } }
+        for y in 0..<height {
+            for x in 0..<width {
+                #expect(
+                    frame.pixel(x: x, y: y) == [UInt8(y * 50 + x * 10), UInt8(y * 50 + x * 10 + 1), UInt8(y * 50 + x * 10 + 2)])
+            }
+        }
         // Every operation must read through the stride: gray conversion of the padded frame matches per pixel.
         let gray = try frame.converted(to: .gray8)
-        for y in 0..<height { for x in 0..<width {
-            let p = frame.pixel(x: x, y: y).map(Double.init)
-            let expected = 0.114 * p[0] + 0.587 * p[1] + 0.299 * p[2]
-            #expect(abs(Double(gray.pixel(x: x, y: y)[0]) - expected) <= 1)
-        } }
+        for y in 0..<height {
+            for x in 0..<width {
+                let p = frame.pixel(x: x, y: y).map(Double.init)
+                let expected = 0.114 * p[0] + 0.587 * p[1] + 0.299 * p[2]
+                #expect(abs(Double(gray.pixel(x: x, y: y)[0]) - expected) <= 1)
+            }
+        }
     }
 
     @Test func tooFewBytesForTheStrideIsAnError() throws {
@@ -79,7 +90,9 @@ import Testing
         #expect(shown.orientation == .up)
         #expect(shown.width == (orientation.swapsDimensions ? 3 : 4))
         var found: [(Int, Int)] = []
-        for yy in 0..<shown.height { for xx in 0..<shown.width where shown.pixel(x: xx, y: yy)[0] == 255 { found.append((xx, yy)) } }
+        for yy in 0..<shown.height {
+            for xx in 0..<shown.width where shown.pixel(x: xx, y: yy)[0] == 255 { found.append((xx, yy)) }
+        }
         #expect(found.count == 1)
         #expect(found.first?.0 == x && found.first?.1 == y, "marker at \(found) for \(orientation)")
     }

@@ -67,7 +67,9 @@ enum SyntheticTestScenes {
     /// A 96×64 BGR image of soft shapes that every codec keeps well.
     static func smoothScene() throws -> Frame {
         var frame = try Frame(width: 96, height: 64, format: .bgr8, color: Color(red: 0.9, green: 0.85, blue: 0.7))
-        try frame.fill([Point(x: 10, y: 10), Point(x: 60, y: 14), Point(x: 55, y: 50), Point(x: 12, y: 44)], color: Color(red: 0.2, green: 0.3, blue: 0.7))
+        try frame.fill(
+            [Point(x: 10, y: 10), Point(x: 60, y: 14), Point(x: 55, y: 50), Point(x: 12, y: 44)],
+            color: Color(red: 0.2, green: 0.3, blue: 0.7))
         try frame.circle(center: Point(x: 75, y: 32), radius: 14, color: Color(red: 0.8, green: 0.2, blue: 0.1))
         return try frame.gaussianBlurred(sigma: 1.5)
     }

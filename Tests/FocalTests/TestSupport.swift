@@ -45,7 +45,8 @@ func meanAbsoluteDifference(_ a: Frame, _ b: Frame) -> Double {
             b.withUnsafeBytes(plane: plane) { q in
                 for y in 0..<size.height {
                     for x in 0..<rowBytes {
-                        total += abs(Double(p[y * a.bytesPerRow(plane: plane) + x]) - Double(q[y * b.bytesPerRow(plane: plane) + x]))
+                        total += abs(
+                            Double(p[y * a.bytesPerRow(plane: plane) + x]) - Double(q[y * b.bytesPerRow(plane: plane) + x]))
                         count += 1
                     }
                 }

@@ -29,7 +29,9 @@ extension Frame {
     }
 
     /// This frame scaled to the given size (aspect ratio not kept).
-    public func resized(width newWidth: Int, height newHeight: Int, interpolation: Interpolation = .area) throws(FocalError) -> Frame {
+    public func resized(width newWidth: Int, height newHeight: Int, interpolation: Interpolation = .area) throws(FocalError)
+        -> Frame
+    {
         if newWidth == width, newHeight == height { return self }
         var result = try Frame(width: newWidth, height: newHeight, format: format)
         result.timestamp = timestamp
@@ -47,8 +49,9 @@ extension Frame {
     public func fitted(maxWidth: Int, maxHeight: Int) throws(FocalError) -> Frame {
         guard width > maxWidth || height > maxHeight else { return self }
         let scale = min(Double(maxWidth) / Double(width), Double(maxHeight) / Double(height))
-        return try resized(width: max(1, Int((Double(width) * scale).rounded())),
-                           height: max(1, Int((Double(height) * scale).rounded())))
+        return try resized(
+            width: max(1, Int((Double(width) * scale).rounded())),
+            height: max(1, Int((Double(height) * scale).rounded())))
     }
 
     /// The frame as it should be shown: its ``orientation`` applied to the pixels, and `.up`.

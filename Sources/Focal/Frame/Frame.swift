@@ -1,9 +1,9 @@
 import CFocal
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An image in memory: pixels, their layout, and where the image came from in time.
@@ -26,8 +26,10 @@ public struct Frame: Sendable {
     var planes: [PlaneLayout]
     var storage: PixelStorage
 
-    init(width: Int, height: Int, format: PixelFormat, planes: [PlaneLayout], storage: PixelStorage,
-         timestamp: Double? = nil, orientation: Orientation = .up) {
+    init(
+        width: Int, height: Int, format: PixelFormat, planes: [PlaneLayout], storage: PixelStorage,
+        timestamp: Double? = nil, orientation: Orientation = .up
+    ) {
         self.width = width
         self.height = height
         self.format = format
@@ -41,8 +43,9 @@ public struct Frame: Sendable {
     /// use ``init(width:height:format:color:)`` to get black).
     public init(width: Int, height: Int, format: PixelFormat) throws(FocalError) {
         guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15 else {
-            throw FocalError(.invalidArgument, operation: "create frame",
-                             reason: "size \(width)x\(height) is outside 1…32768 pixels")
+            throw FocalError(
+                .invalidArgument, operation: "create frame",
+                reason: "size \(width)x\(height) is outside 1…32768 pixels")
         }
         let storage = PixelStorage(format: format, width: width, height: height)
         self.init(width: width, height: height, format: format, planes: storage.planes, storage: storage)
@@ -57,18 +60,22 @@ public struct Frame: Sendable {
     /// A frame copied from pixels in memory whose rows are `bytesPerRow` apart (which may exceed
     /// `width × bytesPerPixel`). For ``PixelFormat/yuv420``, pass the three planes one after another,
     /// each with its rows `bytesPerRow` (luma) or `bytesPerRow / 2` (chroma, rounded up) apart.
-    public init(width: Int, height: Int, format: PixelFormat, bytesPerRow: Int, bytes: UnsafeRawBufferPointer) throws(FocalError) {
+    public init(width: Int, height: Int, format: PixelFormat, bytesPerRow: Int, bytes: UnsafeRawBufferPointer) throws(FocalError)
+    {
         try self.init(width: width, height: height, format: format)
         var offset = 0
         for (index, plane) in planes.enumerated() {
             let sourceStride = index == 0 ? bytesPerRow : (bytesPerRow + 1) / 2
             let rowBytes = plane.width * (index == 0 ? format.bytesPerPixel : 1)
             guard sourceStride >= rowBytes, offset + sourceStride * (plane.height - 1) + rowBytes <= bytes.count else {
-                throw FocalError(.invalidArgument, operation: "create frame",
-                                 reason: "\(bytes.count) bytes with rows \(bytesPerRow) apart cannot hold a \(width)x\(height) \(format) image")
+                throw FocalError(
+                    .invalidArgument, operation: "create frame",
+                    reason: "\(bytes.count) bytes with rows \(bytesPerRow) apart cannot hold a \(width)x\(height) \(format) image"
+                )
             }
             for row in 0..<plane.height {
-                (plane.base + row * plane.bytesPerRow).copyMemory(from: bytes.baseAddress! + offset + row * sourceStride, byteCount: rowBytes)
+                (plane.base + row * plane.bytesPerRow).copyMemory(
+                    from: bytes.baseAddress! + offset + row * sourceStride, byteCount: rowBytes)
             }
             offset += sourceStride * plane.height
         }
@@ -88,7 +95,9 @@ public struct Frame: Sendable {
     }
 
     /// Calls body with plane `plane`'s bytes to change them, copying the pixels first if they are shared.
-    public mutating func withUnsafeMutableBytes<R>(plane: Int = 0, _ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows -> R {
+    public mutating func withUnsafeMutableBytes<R>(plane: Int = 0, _ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows
+        -> R
+    {
         makeUnique()
         let layout = planes[plane]
         let count = layout.bytesPerRow * (layout.height - 1) + layout.width * (plane == 0 ? format.bytesPerPixel : 1)
@@ -101,9 +110,11 @@ public struct Frame: Sendable {
         precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) outside \(width)x\(height)")
         return withExtendedLifetime(storage) {
             if format == .yuv420 {
-                return [planes[0].base.load(fromByteOffset: y * planes[0].bytesPerRow + x, as: UInt8.self),
-                        planes[1].base.load(fromByteOffset: (y / 2) * planes[1].bytesPerRow + x / 2, as: UInt8.self),
-                        planes[2].base.load(fromByteOffset: (y / 2) * planes[2].bytesPerRow + x / 2, as: UInt8.self)]
+                return [
+                    planes[0].base.load(fromByteOffset: y * planes[0].bytesPerRow + x, as: UInt8.self),
+                    planes[1].base.load(fromByteOffset: (y / 2) * planes[1].bytesPerRow + x / 2, as: UInt8.self),
+                    planes[2].base.load(fromByteOffset: (y / 2) * planes[2].bytesPerRow + x / 2, as: UInt8.self),
+                ]
             }
             let start = y * planes[0].bytesPerRow + x * format.bytesPerPixel
             return (0..<format.bytesPerPixel).map { planes[0].base.load(fromByteOffset: start + $0, as: UInt8.self) }
@@ -117,8 +128,9 @@ public struct Frame: Sendable {
         switch format {
         case .gray8: return self
         case .yuv420:
-            return Frame(width: width, height: height, format: .gray8, planes: [planes[0]], storage: storage,
-                         timestamp: timestamp, orientation: orientation)
+            return Frame(
+                width: width, height: height, format: .gray8, planes: [planes[0]], storage: storage,
+                timestamp: timestamp, orientation: orientation)
         default: return nil
         }
     }
@@ -130,7 +142,8 @@ public struct Frame: Sendable {
             for (index, (source, target)) in zip(planes, copy.planes).enumerated() {
                 let rowBytes = source.width * (index == 0 ? format.bytesPerPixel : 1)
                 for row in 0..<source.height {
-                    (target.base + row * target.bytesPerRow).copyMemory(from: source.base + row * source.bytesPerRow, byteCount: rowBytes)
+                    (target.base + row * target.bytesPerRow).copyMemory(
+                        from: source.base + row * source.bytesPerRow, byteCount: rowBytes)
                 }
             }
         }
@@ -145,9 +158,11 @@ public struct Frame: Sendable {
         image.height = Int32(height)
         image.format = format.shim
         let p = planes
-        image.planes = (p[0].base.assumingMemoryBound(to: UInt8.self),
-                        p.count > 1 ? p[1].base.assumingMemoryBound(to: UInt8.self) : nil,
-                        p.count > 2 ? p[2].base.assumingMemoryBound(to: UInt8.self) : nil)
+        image.planes = (
+            p[0].base.assumingMemoryBound(to: UInt8.self),
+            p.count > 1 ? p[1].base.assumingMemoryBound(to: UInt8.self) : nil,
+            p.count > 2 ? p[2].base.assumingMemoryBound(to: UInt8.self) : nil
+        )
         image.row_bytes = (p[0].bytesPerRow, p.count > 1 ? p[1].bytesPerRow : 0, p.count > 2 ? p[2].bytesPerRow : 0)
         defer { withExtendedLifetime(storage) {} }
         return try body(&image)
@@ -163,8 +178,9 @@ public struct Frame: Sendable {
     static func adopting(shimBuffer: OpaquePointer, timestamp: Double? = nil, orientation: Orientation = .up) -> Frame {
         let storage = PixelStorage(shimBuffer: shimBuffer)
         let view = cfocal_buffer_view(shimBuffer)
-        return Frame(width: Int(view.width), height: Int(view.height), format: PixelFormat(shim: view.format) ?? .gray8,
-                     planes: storage.planes, storage: storage, timestamp: timestamp, orientation: orientation)
+        return Frame(
+            width: Int(view.width), height: Int(view.height), format: PixelFormat(shim: view.format) ?? .gray8,
+            planes: storage.planes, storage: storage, timestamp: timestamp, orientation: orientation)
     }
 }
 
@@ -173,7 +189,8 @@ extension Frame: Equatable {
     /// (row padding is ignored).
     public static func == (a: Frame, b: Frame) -> Bool {
         guard a.width == b.width, a.height == b.height, a.format == b.format, a.orientation == b.orientation,
-              a.timestamp == b.timestamp else { return false }
+            a.timestamp == b.timestamp
+        else { return false }
         return withExtendedLifetime((a.storage, b.storage)) {
             for (index, (p, q)) in zip(a.planes, b.planes).enumerated() {
                 let rowBytes = p.width * (index == 0 ? a.format.bytesPerPixel : 1)

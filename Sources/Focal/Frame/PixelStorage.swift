@@ -38,7 +38,9 @@ final class PixelStorage: @unchecked Sendable {
         let memory = UnsafeMutableRawPointer.allocate(byteCount: max(offset, 1), alignment: 64)
         memory.initializeMemory(as: UInt8.self, repeating: 0, count: max(offset, 1))
         owner = .swift(memory)
-        planes = layouts.map { PlaneLayout(base: memory + $0.offset, width: $0.width, height: $0.height, bytesPerRow: $0.bytesPerRow) }
+        planes = layouts.map {
+            PlaneLayout(base: memory + $0.offset, width: $0.width, height: $0.height, bytesPerRow: $0.bytesPerRow)
+        }
     }
 
     /// Takes ownership of a shim buffer.
@@ -50,8 +52,9 @@ final class PixelStorage: @unchecked Sendable {
         let strides = [view.row_bytes.0, view.row_bytes.1, view.row_bytes.2]
         planes = (0..<format.planeCount).map { index in
             let size = format.planeSize(index, width: Int(view.width), height: Int(view.height))
-            return PlaneLayout(base: UnsafeMutableRawPointer(pointers[index]!), width: size.width, height: size.height,
-                               bytesPerRow: strides[index])
+            return PlaneLayout(
+                base: UnsafeMutableRawPointer(pointers[index]!), width: size.width, height: size.height,
+                bytesPerRow: strides[index])
         }
     }
 

@@ -36,9 +36,11 @@ public struct Homography: Sendable, Hashable, Codable {
         let a = m[4] * m[8] - m[5] * m[7], b = m[5] * m[6] - m[3] * m[8], c = m[3] * m[7] - m[4] * m[6]
         let det = m[0] * a + m[1] * b + m[2] * c
         guard abs(det) > 1e-15 else { return nil }
-        let inv = [a, m[2] * m[7] - m[1] * m[8], m[1] * m[5] - m[2] * m[4],
-                   b, m[0] * m[8] - m[2] * m[6], m[2] * m[3] - m[0] * m[5],
-                   c, m[1] * m[6] - m[0] * m[7], m[0] * m[4] - m[1] * m[3]]
+        let inv = [
+            a, m[2] * m[7] - m[1] * m[8], m[1] * m[5] - m[2] * m[4],
+            b, m[0] * m[8] - m[2] * m[6], m[2] * m[3] - m[0] * m[5],
+            c, m[1] * m[6] - m[0] * m[7], m[0] * m[4] - m[1] * m[3],
+        ]
         return Homography(matrix: inv.map { $0 / det })
     }
 

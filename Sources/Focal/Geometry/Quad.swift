@@ -50,7 +50,8 @@ public struct Quad: Sendable, Hashable, Codable {
     /// Maps every corner through a homography; nil if one goes to infinity.
     public func applying(_ homography: Homography) -> Quad? {
         guard let a = homography.apply(topLeft), let b = homography.apply(topRight),
-              let c = homography.apply(bottomRight), let d = homography.apply(bottomLeft) else { return nil }
+            let c = homography.apply(bottomRight), let d = homography.apply(bottomLeft)
+        else { return nil }
         return Quad(topLeft: a, topRight: b, bottomRight: c, bottomLeft: d)
     }
 
@@ -61,7 +62,7 @@ public struct Quad: Sendable, Hashable, Codable {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

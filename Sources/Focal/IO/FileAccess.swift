@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// File access through POSIX calls, so that each failure maps to a distinct ``FocalError``.
@@ -76,8 +76,9 @@ enum FileAccess {
         let folder = folderOf(path)
         var info = stat()
         if stat(folder, &info) != 0 {
-            throw FocalError(.directoryNotFound, operation: operation, path: path,
-                             reason: "the folder '\(folder)' does not exist")
+            throw FocalError(
+                .directoryNotFound, operation: operation, path: path,
+                reason: "the folder '\(folder)' does not exist")
         }
         if (info.st_mode & S_IFMT) != S_IFDIR {
             throw FocalError(.notAFile, operation: operation, path: path, reason: "'\(folder)' is not a folder")

@@ -32,8 +32,9 @@ extension Frame {
     public func encoded(as format: ImageFormat, quality: Double = 0.92) throws(FocalError) -> [UInt8] {
         var bytes: OpaquePointer?
         try withShimImage { (image) throws(FocalError) in
-            try check(cfocal_image_encode(&image, format.fileExtension, Int32((quality * 100).rounded()), &bytes),
-                      "encode \(format.rawValue) image")
+            try check(
+                cfocal_image_encode(&image, format.fileExtension, Int32((quality * 100).rounded()), &bytes),
+                "encode \(format.rawValue) image")
         }
         guard let bytes else { throw FocalError(.internal, operation: "encode image", reason: "no bytes returned") }
         defer { cfocal_bytes_free(bytes) }
@@ -44,8 +45,9 @@ extension Frame {
     /// place, so that a failure never leaves half an image at path.
     public func write(to path: String, quality: Double = 0.92) throws(FocalError) {
         guard let format = ImageFormat(path: path) else {
-            throw FocalError(.unsupportedFormat, operation: "write image", path: path,
-                             reason: "unknown image extension; use .jpg, .png, .tiff, .webp or .bmp")
+            throw FocalError(
+                .unsupportedFormat, operation: "write image", path: path,
+                reason: "unknown image extension; use .jpg, .png, .tiff, .webp or .bmp")
         }
         try FileAccess.requireFolder(of: path, operation: "write image")
         let bytes: [UInt8]

@@ -23,8 +23,10 @@ public final class VideoWriter {
         /// Encoder threads; 0 uses one per core.
         public var threads: Int
 
-        public init(codec: VideoCodec = .h264, preset: EncoderPreset = .veryfast, quality: Int = 23,
-                    bitRate: Int? = nil, threads: Int = 0) {
+        public init(
+            codec: VideoCodec = .h264, preset: EncoderPreset = .veryfast, quality: Int = 23,
+            bitRate: Int? = nil, threads: Int = 0
+        ) {
             self.codec = codec
             self.preset = preset
             self.quality = quality
@@ -49,7 +51,9 @@ public final class VideoWriter {
     ///   `.unsupportedFormat` for an extension with no container, `.unsupportedCodec` when the build
     ///   has no encoder for the codec or the container cannot hold it, `.invalidArgument` for odd
     ///   sizes with 4:2:0 codecs.
-    public init(path: String, width: Int, height: Int, framesPerSecond: Double, settings: Settings = Settings()) throws(FocalError) {
+    public init(path: String, width: Int, height: Int, framesPerSecond: Double, settings: Settings = Settings())
+        throws(FocalError)
+    {
         self.path = path
         self.width = width
         self.height = height

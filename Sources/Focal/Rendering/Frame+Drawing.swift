@@ -21,14 +21,18 @@ extension Frame {
     }
 
     /// Draws text with the left end of its baseline at origin; `size` is the capital-letter height in pixels.
-    public mutating func text(_ string: String, at origin: Point, size: Double, color: Color, weight: Double = 1) throws(FocalError) {
+    public mutating func text(_ string: String, at origin: Point, size: Double, color: Color, weight: Double = 1)
+        throws(FocalError)
+    {
         try withMutableShimImage { (image) throws(FocalError) in
             try check(cfocal_draw_text(&image, string, origin.x, origin.y, size, color.shim, weight), "draw text")
         }
     }
 
     /// The width, height above the baseline, and depth below it that ``text(_:at:size:color:weight:)`` covers.
-    public static func measureText(_ string: String, size: Double, weight: Double = 1) -> (width: Double, height: Double, descent: Double) {
+    public static func measureText(_ string: String, size: Double, weight: Double = 1) -> (
+        width: Double, height: Double, descent: Double
+    ) {
         var width = 0.0, height = 0.0, baseline = 0.0
         _ = cfocal_measure_text(string, size, weight, &width, &height, &baseline)
         return (width, height, baseline)

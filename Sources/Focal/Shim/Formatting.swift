@@ -1,5 +1,5 @@
 /// `value` with a fixed number of decimal places, without Foundation's `String(format:)`.
-func decimal(_ value: Double, places: Int) -> String {
+package func decimal(_ value: Double, places: Int) -> String {
     guard value.isFinite else { return String(value) }
     var scale = 1.0
     for _ in 0..<places { scale *= 10 }

@@ -1,0 +1,41 @@
+/// A small text badge: the overlay's way of putting words on a frame so that they read on light
+/// paper and dark tables alike.
+public struct LabelStyle: Sendable, Hashable {
+    /// Capital-letter height in pixels.
+    public var size: Double
+    public var textColor: Color
+    /// The badge behind the text; translucent so the frame shows through.
+    public var background: Color
+    /// Space between the text and the badge's edge, in pixels.
+    public var padding: Double
+
+    public init(
+        size: Double = 14, textColor: Color = .white, background: Color = Color(white: 0.08, alpha: 0.7), padding: Double = 5
+    ) {
+        self.size = size
+        self.textColor = textColor
+        self.background = background
+        self.padding = padding
+    }
+}
+
+extension Frame {
+    /// Draws text on a badge whose top-left corner is at origin. Returns the badge's rectangle.
+    @discardableResult
+    public mutating func label(_ string: String, at origin: Point, style: LabelStyle = LabelStyle()) throws(FocalError) -> Rect {
+        let weight = max(1, (style.size / 12).rounded())
+        let extent = Frame.measureText(string, size: style.size, weight: weight)
+        let box = Rect(
+            x: origin.x, y: origin.y, width: extent.width + 2 * style.padding,
+            height: extent.height + extent.descent + 2 * style.padding)
+        try fill(
+            [
+                Point(x: box.minX, y: box.minY), Point(x: box.maxX, y: box.minY),
+                Point(x: box.maxX, y: box.maxY), Point(x: box.minX, y: box.maxY),
+            ], color: style.background)
+        try text(
+            string, at: Point(x: box.minX + style.padding, y: box.minY + style.padding + extent.height),
+            size: style.size, color: style.textColor, weight: weight)
+        return box
+    }
+}

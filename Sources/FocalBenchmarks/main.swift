@@ -1,0 +1,123 @@
+// Focal's benchmarks. Each figure is a ratio against a reference measured in the same run
+// (ffmpeg on the same file, OpenCV's own idiom), so machines and noise cancel out.
+//
+//   focal-bench video SAMPLE.mp4 [--repeat N]
+import Focal
+import Foundation
+
+func seconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+/// Runs a command, returning its wall time; fails loudly if it fails.
+func timeCommand(_ arguments: [String]) throws -> Double {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    let time = try seconds {
+        try process.run()
+        process.waitUntilExit()
+    }
+    guard process.terminationStatus == 0 else {
+        throw FocalError(.internal, operation: "run \(arguments[0])", reason: "exit \(process.terminationStatus)")
+    }
+    return time
+}
+
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+func fixed(_ value: Double, _ places: Int = 1) -> String { String(format: "%.\(places)f", value) }
+
+/// Decode-only and decode+encode frames per second against ffmpeg on the same file.
+func videoBenchmark(sample: String, repeats: Int, rounds: Int) throws {
+    let info = try VideoReader(path: sample)
+    let frames = Double((info.frameCount ?? 0) * repeats)
+    print(
+        "video: \(sample), \(info.width)x\(info.height), \(info.frameCount ?? 0) frames × \(repeats) passes, median of \(rounds) rounds"
+    )
+    let scratch = NSTemporaryDirectory() + "focal-bench-\(getpid())"
+    try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    let loop = ["-stream_loop", String(repeats - 1)]
+
+    func focalDecode(_ format: PixelFormat) throws -> Double {
+        try seconds {
+            for _ in 0..<repeats {
+                let reader = try VideoReader(path: sample, pixelFormat: format)
+                while try reader.read() != nil {}
+            }
+        }
+    }
+    func focalTranscode() throws -> Double {
+        try seconds {
+            let output = scratch + "/focal.mp4"
+            let writer = try VideoWriter(
+                path: output, width: info.width, height: info.height, framesPerSecond: info.framesPerSecond,
+                settings: .init(codec: .h264, preset: .veryfast, quality: 23))
+            for _ in 0..<repeats {
+                let reader = try VideoReader(path: sample)
+                while let frame = try reader.read() { try writer.append(frame) }
+            }
+            try writer.finish()
+        }
+    }
+
+    var rows: [(String, [Double], [Double])] = []
+    var decodeYUV: ([Double], [Double]) = ([], []), decodeBGR: ([Double], [Double]) = ([], []),
+        transcode: ([Double], [Double]) = ([], [])
+    for _ in 0..<rounds {
+        // Interleave Focal and ffmpeg so that a slow spell on the machine hits both.
+        decodeYUV.0.append(try focalDecode(.yuv420))
+        decodeYUV.1.append(try timeCommand(["ffmpeg", "-v", "error", "-nostdin"] + loop + ["-i", sample, "-f", "null", "-"]))
+        decodeBGR.0.append(try focalDecode(.bgr8))
+        decodeBGR.1.append(
+            try timeCommand(
+                ["ffmpeg", "-v", "error", "-nostdin"] + loop + ["-i", sample, "-pix_fmt", "bgr24", "-f", "null", "-"]))
+        transcode.0.append(try focalTranscode())
+        transcode.1.append(
+            try timeCommand(
+                ["ffmpeg", "-v", "error", "-nostdin", "-y"] + loop + [
+                    "-i", sample, "-c:v", "libx264", "-preset", "veryfast",
+                    "-crf", "23", "-pix_fmt", "yuv420p", scratch + "/ffmpeg.mp4",
+                ]))
+    }
+    rows = [
+        ("decode (yuv420, no conversion)", decodeYUV.0, decodeYUV.1),
+        ("decode to bgr8", decodeBGR.0, decodeBGR.1),
+        ("decode + H.264 encode (veryfast, crf 23)", transcode.0, transcode.1),
+    ]
+    print("  " + "what".padding(toLength: 42, withPad: " ", startingAt: 0) + "focal fps   ffmpeg fps   focal/ffmpeg")
+    for (name, focal, ffmpeg) in rows {
+        let f = frames / median(focal), g = frames / median(ffmpeg)
+        print(
+            "  " + name.padding(toLength: 42, withPad: " ", startingAt: 0)
+                + fixed(f).padding(toLength: 12, withPad: " ", startingAt: 0)
+                + fixed(g).padding(toLength: 13, withPad: " ", startingAt: 0) + fixed(f / g, 2))
+    }
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+func option(_ name: String, default value: Int) -> Int {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count, let number = Int(arguments[index + 1]) else {
+        return value
+    }
+    return number
+}
+do {
+    switch arguments.first {
+    case "video":
+        try videoBenchmark(
+            sample: arguments.count > 1 ? arguments[1] : "Samples/Media/document.mp4",
+            repeats: option("--repeat", default: 4), rounds: option("--rounds", default: 3))
+    default:
+        print("usage: focal-bench video SAMPLE.mp4 [--repeat N] [--rounds N]")
+        exit(2)
+    }
+} catch {
+    print("focal-bench: \(error)")
+    exit(1)
+}

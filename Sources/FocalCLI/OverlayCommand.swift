@@ -1,0 +1,115 @@
+import ArgumentParser
+import Focal
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+struct OverlayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "overlay",
+        abstract: "Draw what Focal measures onto every frame and write the result.",
+        discussion: """
+            Reads a video or an image and writes a copy with an overlay on each frame: the frame \
+            number, its time, and its sharpness (variance of the Laplacian) as a number and a bar. \
+            Video goes out as H.264 in .mp4 unless the output's extension or --codec says otherwise; \
+            an image goes out as an image. The output appears only when it is complete.
+
+            EXAMPLES
+              focal overlay Samples/Media/document.mp4 -o out/overlay.mp4
+              focal overlay clip.mov -o clip-overlay.mkv --codec ffv1
+              focal overlay photo.jpg -o photo-overlay.png
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The video or image to read.", valueName: "input"))
+    var input: String
+
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write the result.", valueName: "path"))
+    var output: String
+
+    @Option(
+        help: ArgumentHelp("Video codec: \(VideoCodec.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "codec"))
+    var codec: VideoCodec = .h264
+
+    @Option(help: ArgumentHelp("Encoder speed preset for H.264/H.265, ultrafast … veryslow.", valueName: "preset"))
+    var preset: EncoderPreset = .veryfast
+
+    @Option(help: ArgumentHelp("Constant rate factor: lower is better quality and bigger files.", valueName: "crf"))
+    var quality: Int = 23
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
+    var quiet = false
+
+    func run() throws {
+        do {
+            if ImageFormat(path: input) != nil {
+                try overlayImage()
+            } else {
+                try overlayVideo()
+            }
+        } catch {
+            printError("\(error)")
+            throw ExitCode(1)
+        }
+    }
+
+    private func overlayImage() throws(FocalError) {
+        var frame = try Frame(contentsOf: input)
+        try annotate(&frame, index: nil)
+        try frame.write(to: output)
+        if !quiet { print("wrote \(output) (\(frame.width)x\(frame.height))") }
+    }
+
+    private func overlayVideo() throws(FocalError) {
+        let reader = try VideoReader(path: input)
+        let writer = try VideoWriter(
+            path: output, width: reader.width, height: reader.height,
+            framesPerSecond: reader.framesPerSecond > 0 ? reader.framesPerSecond : 30,
+            settings: .init(codec: codec, preset: preset, quality: quality))
+        let clock = ContinuousClock()
+        let start = clock.now
+        var sharpest: (index: Int, score: Double)?
+        while var frame = try reader.read() {
+            let index = reader.framesRead - 1
+            let score = try annotate(&frame, index: index)
+            if score > (sharpest?.score ?? -1) { sharpest = (index, score) }
+            try writer.append(frame)
+        }
+        try writer.finish()
+        if !quiet {
+            let seconds =
+                Double((clock.now - start).components.attoseconds) / 1e18 + Double((clock.now - start).components.seconds)
+            var summary =
+                "wrote \(output): \(writer.framesWritten) frames in \(decimal(seconds, places: 2)) s (\(decimal(Double(writer.framesWritten) / max(seconds, 1e-9), places: 1)) fps)"
+            if let sharpest { summary += "; sharpest frame \(sharpest.index) (\(decimal(sharpest.score, places: 1)))" }
+            print(summary)
+        }
+    }
+
+    /// Draws the frame's number, time and sharpness; returns the sharpness.
+    @discardableResult
+    private func annotate(_ frame: inout Frame, index: Int?) throws(FocalError) -> Double {
+        let score = try Sharpness.laplacian(of: frame).variance
+        let scale = max(1, Double(frame.height) / 720)
+        var text = "sharpness \(decimal(score, places: 1))"
+        if let index { text = "frame \(index)  " + (frame.timestamp.map { decimal($0, places: 2) + " s  " } ?? "") + text }
+        let style = LabelStyle(size: 16 * scale, padding: 6 * scale)
+        let box = try frame.label(text, at: Point(x: 12 * scale, y: 12 * scale), style: style)
+        // A bar whose length grows with sharpness, on a log scale so that blurry and sharp both show.
+        let fraction = min(1, max(0, log10(max(score, 1)) / 4))
+        let y = box.maxY + 4 * scale, height = 6 * scale, width = box.width
+        try frame.fill(rectangle(x: box.minX, y: y, width: width, height: height), color: Color(white: 0.1, alpha: 0.6))
+        try frame.fill(rectangle(x: box.minX, y: y, width: max(1, width * fraction), height: height), color: .green)
+        return score
+    }
+
+    private func rectangle(x: Double, y: Double, width: Double, height: Double) -> [Point] {
+        [Point(x: x, y: y), Point(x: x + width, y: y), Point(x: x + width, y: y + height), Point(x: x, y: y + height)]
+    }
+}
+
+extension VideoCodec: ExpressibleByArgument {}
+extension EncoderPreset: ExpressibleByArgument {}

@@ -1,0 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Writes a line to standard error, prefixed with the command's name.
+func printError(_ message: String) {
+    let line = "focal: \(message)\n"
+    _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+}

@@ -1,0 +1,120 @@
+import Focal
+import FocalSynthetic
+import Foundation
+import Testing
+
+/// Runs the built `focal` binary as a user would.
+struct CLIRun {
+    let status: Int32
+    let output: String
+    let error: String
+
+    static var binary: String {
+        // The test bundle sits beside the products of the same build.
+        let products = Bundle.main.bundleURL.deletingLastPathComponent().path
+        for candidate in [products + "/focal", Bundle.main.bundleURL.path + "/focal"]
+        where FileManager.default.isExecutableFile(atPath: candidate) {
+            return candidate
+        }
+        return products + "/focal"
+    }
+
+    init(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLIRun.binary)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        status = process.terminationStatus
+        output = String(decoding: outData, as: UTF8.self)
+        error = String(decoding: errData, as: UTF8.self)
+    }
+}
+
+final class Scratch {
+    let path = NSTemporaryDirectory() + "focal-cli-" + UUID().uuidString
+    init() { try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+    var contents: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
+}
+
+@Suite struct CLITests {
+    @Test func versionAndHelp() throws {
+        let version = try CLIRun(["--version"])
+        #expect(version.status == 0)
+        #expect(version.output.trimmingCharacters(in: .whitespacesAndNewlines) == FocalVersion.string)
+        let help = try CLIRun(["overlay", "--help"])
+        #expect(help.status == 0)
+        #expect(help.output.contains("EXAMPLES"))
+    }
+
+    @Test func overlayWritesEveryFrameWithTheLabel() throws {
+        let scratch = Scratch()
+        let clip = try SyntheticClip(width: 320, height: 180, frameCount: 12, sharpestFrame: 8, seed: 3)
+        let input = scratch.path + "/in.mp4", output = scratch.path + "/out.mp4"
+        let writer = try VideoWriter(path: input, width: 320, height: 180, framesPerSecond: 24)
+        for index in 0..<clip.frameCount { try writer.append(try clip.scene(at: index).frame) }
+        try writer.finish()
+
+        let run = try CLIRun(["overlay", input, "-o", output])
+        #expect(run.status == 0, "\(run.error)")
+        #expect(run.output.contains("sharpest frame 8"), "\(run.output)")
+        let reader = try VideoReader(path: output, pixelFormat: .bgr8)
+        #expect(reader.width == 320 && reader.height == 180)
+        #expect(abs(reader.framesPerSecond - 24) < 0.01)
+        var count = 0
+        while let frame = try reader.read() {
+            // The label's badge is dark and its text bright, where the scene was mid-tone wood.
+            let badge = frame.pixel(x: 14, y: 14)
+            #expect(badge.allSatisfy { $0 < 90 }, "frame \(count) badge \(badge)")
+            count += 1
+        }
+        #expect(count == 12)
+        #expect(scratch.contents == ["in.mp4", "out.mp4"])
+    }
+
+    @Test func overlayOnAnImageWritesAnImage() throws {
+        let scratch = Scratch()
+        let scene = try SyntheticScene(
+            background: try SyntheticBackground.wood.render(width: 400, height: 300, seed: 1),
+            page: try SyntheticPage(width: 300, height: 400, seed: 1),
+            corners: SyntheticScene.corners(frameWidth: 400, frameHeight: 300, center: Point(x: 200, y: 150), fill: 0.8))
+        try scene.frame.write(to: scratch.path + "/photo.jpg")
+        let run = try CLIRun(["overlay", scratch.path + "/photo.jpg", "-o", scratch.path + "/annotated.png"])
+        #expect(run.status == 0, "\(run.error)")
+        let annotated = try Frame(contentsOf: scratch.path + "/annotated.png")
+        #expect(annotated.width == 400 && annotated.height == 300)
+    }
+
+    @Test func errorsNameTheInputAndUseExitCodes() throws {
+        let scratch = Scratch()
+        let missing = try CLIRun(["overlay", scratch.path + "/nope.mp4", "-o", scratch.path + "/out.mp4"])
+        #expect(missing.status == 1)
+        #expect(missing.error.contains("nope.mp4") && missing.error.contains("no such file"), "\(missing.error)")
+
+        let garbage = scratch.path + "/garbage.mp4"
+        try Data(repeating: 0x42, count: 4096).write(to: URL(fileURLWithPath: garbage))
+        let unreadable = try CLIRun(["overlay", garbage, "-o", scratch.path + "/out.mp4"])
+        #expect(unreadable.status == 1)
+        #expect(unreadable.error.contains("garbage.mp4"), "\(unreadable.error)")
+
+        let clip = scratch.path + "/ok.mp4"
+        let writer = try VideoWriter(path: clip, width: 64, height: 48, framesPerSecond: 10)
+        try writer.append(try Frame(width: 64, height: 48, format: .bgr8, color: .white))
+        try writer.finish()
+        let unwritable = try CLIRun(["overlay", clip, "-o", scratch.path + "/missing/folder/out.mp4"])
+        #expect(unwritable.status == 1)
+        #expect(unwritable.error.contains("does not exist"), "\(unwritable.error)")
+
+        let unknown = try CLIRun(["overlay", clip, "-o", scratch.path + "/x.mp4", "--frobnicate"])
+        #expect(unknown.status == 2)
+        #expect(unknown.error.contains("--frobnicate"), "\(unknown.error)")
+        #expect(scratch.contents == ["garbage.mp4", "ok.mp4"], "no output or temporary file left: \(scratch.contents)")
+    }
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Focal builds against, if any are missing. Safe to run again: it does
+# nothing when everything is there. Uses sudo only when not already root.
+#
+#   scripts/install-deps.sh            build and test dependencies
+#   scripts/install-deps.sh --bench    also ffmpeg, which the benchmarks compare against
+set -euo pipefail
+
+packages=(pkg-config libopencv-dev libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libv4l-dev)
+if [[ "${1:-}" == "--bench" ]]; then packages+=(ffmpeg); fi
+
+missing=()
+for package in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$package")
+    fi
+done
+
+if ((${#missing[@]})); then
+    if ! command -v apt-get >/dev/null; then
+        echo "install-deps: these packages are missing and this is not a Debian-like system: ${missing[*]}" >&2
+        exit 1
+    fi
+    sudo=""
+    if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
+    echo "install-deps: installing ${missing[*]}"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! command -v swift >/dev/null; then
+    echo "install-deps: the Swift toolchain (6.0 or later) is not on PATH; see https://www.swift.org/install/linux/" >&2
+    exit 1
+fi
+if [[ ! -d /usr/include/opencv4/opencv2 ]]; then
+    echo "install-deps: OpenCV's headers are not at /usr/include/opencv4 (Focal's COpenCV target expects Debian's layout)" >&2
+    exit 1
+fi
