@@ -38,6 +38,7 @@ let package = Package(
                 .linkedLibrary("opencv_core"),
                 .linkedLibrary("opencv_imgproc"),
                 // opencv_imgcodecs is opened on first use: see image_codec.cpp.
+                .linkedLibrary("opencv_objdetect"),
                 .linkedLibrary("dl"),
                 .linkedLibrary("avformat"),
                 .linkedLibrary("avcodec"),

@@ -6,8 +6,8 @@
 #   scripts/install-deps.sh --bench    also ffmpeg, which the benchmarks compare against
 set -euo pipefail
 
-packages=(pkg-config libopencv-dev libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libv4l-dev)
-if [[ "${1:-}" == "--bench" ]]; then packages+=(ffmpeg); fi
+packages=(pkg-config libopencv-dev opencv-data libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libv4l-dev)
+if [[ "${1:-}" == "--bench" ]]; then packages+=(ffmpeg time); fi
 
 missing=()
 for package in "${packages[@]}"; do

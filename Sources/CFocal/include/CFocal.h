@@ -173,6 +173,61 @@ cfocal_status cfocal_homography_from_quads(const double src[8], const double dst
  * gray8 image (or the Y plane of YUV420P). */
 cfocal_status cfocal_laplacian_variance(const cfocal_image *gray, double *mean, double *variance);
 
+/* ---- quadrilaterals (documents, rectangles) --------------------------------------------- */
+/* In C++ because every stage is an OpenCV primitive (Canny, contours, Sobel, line fitting). */
+
+typedef struct {
+    int32_t working_size;            /* long side of the image candidates are found on, pixels */
+    int32_t max_results;
+    double min_size;                 /* shorter quad side, as a fraction of the shorter image side */
+    double min_aspect_ratio;         /* shorter side / longer side */
+    double max_aspect_ratio;
+    double quadrature_tolerance;     /* largest deviation of an interior angle from 90°, degrees */
+    double min_confidence;           /* 0…1 */
+    double min_interior_brightness;  /* interior median over the frame's brightest 2 %, 0…1; 0 = any */
+    int32_t refine;                  /* fit each side at full resolution for sub-pixel corners */
+    const struct cfocal_quad *priors; /* quads seen in the previous frame, tried as candidates too */
+    int32_t prior_count;
+} cfocal_quad_options;
+
+typedef struct cfocal_quad {
+    double x[4]; /* corners clockwise on screen from the top-left: TL, TR, BR, BL */
+    double y[4];
+    double confidence;
+} cfocal_quad;
+
+/* Finds up to min(capacity, options->max_results) quadrilaterals, best first. */
+cfocal_status cfocal_detect_quads(const cfocal_image *image, const cfocal_quad_options *options, cfocal_quad *out,
+                                  int32_t capacity, int32_t *count);
+
+/* The textbook recipe (resize, blur, Canny, findContours, approxPolyDP, largest 4-gon), kept as
+ * the benchmarks' and evaluations' baseline. Returns 0 or 1 quad. */
+cfocal_status cfocal_detect_quads_textbook(const cfocal_image *image, cfocal_quad *out, int32_t *count);
+
+/* ---- objects: faces and QR codes -------------------------------------------------------- */
+
+typedef struct {
+    double x, y, width, height;          /* face box */
+    double eyes[4];                      /* left eye x, y, right eye x, y (image left/right); NAN if not found */
+    double mouth[2];                     /* NAN if not found */
+    double confidence;
+} cfocal_face;
+
+/* cascade_folder: where haarcascade_frontalface_default.xml, haarcascade_eye.xml and
+ * haarcascade_smile.xml are. min_size: smallest face side in pixels. */
+cfocal_status cfocal_detect_faces(const cfocal_image *image, const char *cascade_folder, double min_size,
+                                  int32_t find_landmarks, cfocal_face *out, int32_t capacity, int32_t *count);
+
+typedef struct {
+    double x[4];
+    double y[4];
+    char message[1024]; /* UTF-8, NUL-terminated; empty if the code was found but not decoded */
+} cfocal_qr;
+
+cfocal_status cfocal_detect_qr(const cfocal_image *image, cfocal_qr *out, int32_t capacity, int32_t *count);
+/* Renders message as a QR code, one module per pixel with a 4-module quiet zone (gray8, in a buffer). */
+cfocal_status cfocal_encode_qr(const char *message, cfocal_buffer **out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,147 @@
+// Faces through OpenCV's Haar cascades (Debian's opencv-data ships them) and QR codes through
+// cv::QRCodeDetector and cv::QRCodeEncoder.
+#include "internal.hpp"
+
+#include <opencv2/imgproc.hpp>
+#include <opencv2/objdetect.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <mutex>
+
+using namespace cfocal;
+
+namespace {
+
+cv::Mat gray_for_objects(const cfocal_image &image) {
+    if (image.format == CFOCAL_GRAY8) return planes_of(image)[0];
+    if (image.format == CFOCAL_YUV420P) return planes_of(image)[0];
+    cv::Mat gray;
+    cv::cvtColor(planes_of(image)[0], gray, image.format == CFOCAL_BGR8 ? cv::COLOR_BGR2GRAY : cv::COLOR_BGRA2GRAY);
+    return gray;
+}
+
+// Cascades are costly to parse: load each file once per thread (CascadeClassifier is not
+// thread-safe to share while detecting).
+cv::CascadeClassifier &cascade(const std::string &path) {
+    thread_local std::map<std::string, cv::CascadeClassifier> loaded;
+    auto found = loaded.find(path);
+    if (found != loaded.end()) return found->second;
+    cv::CascadeClassifier classifier;
+    if (!classifier.load(path)) fail(CFOCAL_ERR_NOT_FOUND, "the face model '" + path + "' is missing or unreadable");
+    return loaded.emplace(path, classifier).first->second;
+}
+
+}  // namespace
+
+extern "C" {
+
+cfocal_status cfocal_detect_faces(const cfocal_image *image, const char *cascade_folder, double min_size,
+                                  int32_t find_landmarks, cfocal_face *out, int32_t capacity, int32_t *count) {
+    return guarded("detect faces", [&] {
+        validate(image, "detect faces");
+        if (cascade_folder == nullptr || out == nullptr || count == nullptr)
+            fail(CFOCAL_ERR_INVALID_ARGUMENT, "detect faces: missing argument");
+        *count = 0;
+        std::string folder(cascade_folder);
+        cv::Mat gray = gray_for_objects(*image), equalized;
+        cv::equalizeHist(gray, equalized);
+        std::vector<cv::Rect> faces;
+        std::vector<int> levels;
+        std::vector<double> weights;
+        int side = std::max(12, int(min_size));
+        cascade(folder + "/haarcascade_frontalface_default.xml")
+            .detectMultiScale(equalized, faces, levels, weights, 1.1, 5, 0, cv::Size(side, side), cv::Size(), true);
+        std::vector<size_t> order(faces.size());
+        for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return weights[a] > weights[b]; });
+        for (size_t index : order) {
+            if (*count >= capacity) break;
+            const cv::Rect &f = faces[index];
+            cfocal_face &face = out[*count];
+            face.x = f.x;
+            face.y = f.y;
+            face.width = f.width;
+            face.height = f.height;
+            face.confidence = 1.0 / (1.0 + std::exp(-(weights[index] - 2.0)));  // cascade margin squashed to 0…1
+            for (double &v : face.eyes) v = NAN;
+            face.mouth[0] = face.mouth[1] = NAN;
+            if (find_landmarks) {
+                cv::Rect upper(f.x, f.y + f.height / 5, f.width, f.height * 2 / 5);
+                std::vector<cv::Rect> eyes;
+                cascade(folder + "/haarcascade_eye.xml")
+                    .detectMultiScale(equalized(upper), eyes, 1.1, 4, 0, cv::Size(f.width / 8, f.width / 8));
+                std::sort(eyes.begin(), eyes.end(), [](const cv::Rect &a, const cv::Rect &b) { return a.area() > b.area(); });
+                if (eyes.size() > 2) eyes.resize(2);
+                std::sort(eyes.begin(), eyes.end(), [](const cv::Rect &a, const cv::Rect &b) { return a.x < b.x; });
+                for (size_t e = 0; e < eyes.size() && eyes.size() == 2; ++e) {
+                    face.eyes[2 * e] = upper.x + eyes[e].x + eyes[e].width / 2.0;
+                    face.eyes[2 * e + 1] = upper.y + eyes[e].y + eyes[e].height / 2.0;
+                }
+                cv::Rect lower(f.x + f.width / 5, f.y + f.height * 3 / 5, f.width * 3 / 5, f.height * 2 / 5);
+                lower &= cv::Rect(0, 0, gray.cols, gray.rows);
+                std::vector<cv::Rect> mouths;
+                if (!lower.empty())
+                    cascade(folder + "/haarcascade_smile.xml")
+                        .detectMultiScale(equalized(lower), mouths, 1.1, 10, 0, cv::Size(f.width / 5, f.width / 10));
+                if (!mouths.empty()) {
+                    auto m = *std::max_element(mouths.begin(), mouths.end(),
+                                               [](const cv::Rect &a, const cv::Rect &b) { return a.area() < b.area(); });
+                    face.mouth[0] = lower.x + m.x + m.width / 2.0;
+                    face.mouth[1] = lower.y + m.y + m.height / 2.0;
+                }
+            }
+            *count += 1;
+        }
+        return CFOCAL_OK;
+    });
+}
+
+cfocal_status cfocal_detect_qr(const cfocal_image *image, cfocal_qr *out, int32_t capacity, int32_t *count) {
+    return guarded("detect QR codes", [&] {
+        validate(image, "detect QR codes");
+        if (out == nullptr || count == nullptr) fail(CFOCAL_ERR_INVALID_ARGUMENT, "detect QR codes: missing argument");
+        *count = 0;
+        cv::Mat gray = gray_for_objects(*image);
+        cv::QRCodeDetector detector;
+        std::vector<std::string> messages;
+        std::vector<cv::Point2f> corners;
+        bool found = detector.detectAndDecodeMulti(gray, messages, corners);
+        if (!found || corners.empty()) {
+            // One code that the multi-code path missed.
+            std::vector<cv::Point2f> single;
+            std::string message = detector.detectAndDecode(gray, single);
+            if (single.size() != 4) return CFOCAL_OK;
+            messages = {message};
+            corners = single;
+        }
+        for (size_t i = 0; i + 3 < corners.size() && *count < capacity; i += 4) {
+            cfocal_qr &qr = out[*count];
+            for (int k = 0; k < 4; ++k) {
+                qr.x[k] = corners[i + k].x;
+                qr.y[k] = corners[i + k].y;
+            }
+            const std::string message = i / 4 < messages.size() ? messages[i / 4] : "";
+            std::snprintf(qr.message, sizeof qr.message, "%s", message.c_str());
+            *count += 1;
+        }
+        return CFOCAL_OK;
+    });
+}
+
+cfocal_status cfocal_encode_qr(const char *message, cfocal_buffer **out) {
+    return guarded("encode QR code", [&] {
+        if (message == nullptr || out == nullptr) fail(CFOCAL_ERR_INVALID_ARGUMENT, "encode QR code: missing argument");
+        cv::Ptr<cv::QRCodeEncoder> encoder = cv::QRCodeEncoder::create();
+        cv::Mat code;
+        encoder->encode(message, code);
+        if (code.empty()) fail(CFOCAL_ERR_INVALID_ARGUMENT, "encode QR code: the message does not fit a QR code");
+        cv::Mat gray;
+        if (code.type() != CV_8UC1) code.convertTo(gray, CV_8UC1);
+        else gray = code;
+        *out = buffer_from_mat(gray.clone(), CFOCAL_GRAY8);
+        return CFOCAL_OK;
+    });
+}
+}

@@ -1,0 +1,539 @@
+// Document and rectangle detection.
+//
+// The textbook recipe (Canny, contours, approxPolyDP, largest 4-gon) fails on real scenes because
+// the page's outline merges with edges in the background and text blocks win. Here no single
+// binary map has to be right:
+//   1. candidates come from several maps at a working size (Canny at two thresholds, closed;
+//      brightness thresholds), each contour's convex hull reduced to a quad two ways;
+//   2. every candidate is scored by gradient support along all four sides with consistent
+//      polarity (the page brighter, or darker, than what surrounds it), weakest side weighted most;
+//   3. the winners are refined at full resolution: edge points found along each side's normal
+//      with sub-pixel peaks, a robust line fitted per side, corners at the lines' intersections.
+#include "internal.hpp"
+
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+using namespace cfocal;
+
+namespace {
+
+using Corners = std::array<cv::Point2d, 4>;
+
+struct Candidate {
+    Corners corners;
+    double score = 0;
+};
+
+cv::Mat gray_of(const cfocal_image &image) {
+    if (image.format == CFOCAL_GRAY8 || image.format == CFOCAL_YUV420P) return planes_of(image)[0];
+    cv::Mat gray;
+    cv::cvtColor(planes_of(image)[0], gray, image.format == CFOCAL_BGR8 ? cv::COLOR_BGR2GRAY : cv::COLOR_BGRA2GRAY);
+    return gray;
+}
+
+double cross(const cv::Point2d &o, const cv::Point2d &a, const cv::Point2d &b) {
+    return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+}
+
+// Orders four points clockwise on screen (y down), starting at the one with the smallest x + y.
+Corners order(const std::array<cv::Point2d, 4> &points) {
+    cv::Point2d c = (points[0] + points[1] + points[2] + points[3]) * 0.25;
+    Corners sorted = points;
+    std::sort(sorted.begin(), sorted.end(), [&](const cv::Point2d &a, const cv::Point2d &b) {
+        return std::atan2(a.y - c.y, a.x - c.x) < std::atan2(b.y - c.y, b.x - c.x);
+    });
+    int start = 0;
+    for (int i = 1; i < 4; ++i)
+        if (sorted[i].x + sorted[i].y < sorted[start].x + sorted[start].y) start = i;
+    Corners out;
+    for (int i = 0; i < 4; ++i) out[i] = sorted[(start + i) % 4];
+    return out;
+}
+
+bool convex(const Corners &q) {
+    for (int i = 0; i < 4; ++i)
+        if (cross(q[i], q[(i + 1) % 4], q[(i + 2) % 4]) <= 0) return false;
+    return true;
+}
+
+double area(const Corners &q) {
+    double s = 0;
+    for (int i = 0; i < 4; ++i) s += q[i].x * q[(i + 1) % 4].y - q[(i + 1) % 4].x * q[i].y;
+    return std::abs(s) / 2;
+}
+
+bool intersect(const cv::Point2d &p1, const cv::Point2d &d1, const cv::Point2d &p2, const cv::Point2d &d2,
+               cv::Point2d &out) {
+    double det = d1.x * d2.y - d1.y * d2.x;
+    if (std::abs(det) < 1e-9) return false;
+    double t = ((p2.x - p1.x) * d2.y - (p2.y - p1.y) * d2.x) / det;
+    out = p1 + d1 * t;
+    return true;
+}
+
+// Shape tests from the options: size, aspect ratio, interior angles.
+bool on_border(const cv::Point2d &a, const cv::Point2d &b, cv::Size size);
+
+bool acceptable_shape(const Corners &q, const cfocal_quad_options &o, double shorter_image_side, cv::Size size) {
+    if (!convex(q)) return false;
+    double top = cv::norm(q[1] - q[0]), bottom = cv::norm(q[2] - q[3]);
+    double left = cv::norm(q[3] - q[0]), right = cv::norm(q[2] - q[1]);
+    // Perspective shortens a far side, but not below 0.4 of its opposite at any usual viewing angle;
+    // sides cut by the image border are exempt.
+    bool cut = false;
+    for (int i = 0; i < 4; ++i) cut = cut || on_border(q[i], q[(i + 1) % 4], size);
+    if (!cut && (std::min(top, bottom) < 0.4 * std::max(top, bottom) || std::min(left, right) < 0.4 * std::max(left, right)))
+        return false;
+    double w = (top + bottom) / 2, h = (left + right) / 2;
+    double shorter = std::min(w, h), longer = std::max(w, h);
+    if (shorter < o.min_size * shorter_image_side) return false;
+    double aspect = shorter / std::max(longer, 1e-9);
+    if (aspect < o.min_aspect_ratio || aspect > o.max_aspect_ratio + 1e-9) return false;
+    for (int i = 0; i < 4; ++i) {
+        cv::Point2d a = q[(i + 3) % 4] - q[i], b = q[(i + 1) % 4] - q[i];
+        double angle = std::acos(std::max(-1.0, std::min(1.0, a.dot(b) / (cv::norm(a) * cv::norm(b))))) * 180 / CV_PI;
+        if (std::abs(angle - 90) > o.quadrature_tolerance) return false;
+    }
+    return true;
+}
+
+// Reduces a convex hull to quads: by polygon approximation, and by extending its four longest edges
+// (which recovers corners that are clipped, occluded or rounded).
+void quads_from_hull(const std::vector<cv::Point> &hull, std::vector<Corners> &out) {
+    double perimeter = cv::arcLength(hull, true);
+    for (double eps : {0.02, 0.04, 0.07}) {
+        std::vector<cv::Point> poly;
+        cv::approxPolyDP(hull, poly, eps * perimeter, true);
+        if (poly.size() == 4) {
+            out.push_back(order({cv::Point2d(poly[0]), cv::Point2d(poly[1]), cv::Point2d(poly[2]), cv::Point2d(poly[3])}));
+            break;
+        }
+    }
+    std::vector<cv::Point> poly;
+    cv::approxPolyDP(hull, poly, 0.01 * perimeter, true);
+    int n = int(poly.size());
+    if (n <= 4 || n > 16) return;
+    std::vector<int> edges(n);
+    for (int i = 0; i < n; ++i) edges[i] = i;
+    std::partial_sort(edges.begin(), edges.begin() + 4, edges.end(), [&](int a, int b) {
+        return cv::norm(poly[(a + 1) % n] - poly[a]) > cv::norm(poly[(b + 1) % n] - poly[b]);
+    });
+    std::sort(edges.begin(), edges.begin() + 4);
+    std::array<cv::Point2d, 4> corners;
+    for (int k = 0; k < 4; ++k) {
+        int e1 = edges[k], e2 = edges[(k + 1) % 4];
+        cv::Point2d p1 = poly[e1], d1 = cv::Point2d(poly[(e1 + 1) % n]) - p1;
+        cv::Point2d p2 = poly[e2], d2 = cv::Point2d(poly[(e2 + 1) % n]) - p2;
+        if (!intersect(p1, d1, p2, d2, corners[k])) return;
+    }
+    out.push_back(order(corners));
+}
+
+// A straight edge: a point on it, its unit direction, and how many edge pixels support it.
+struct Line {
+    cv::Point2d point, direction;
+    double length;
+};
+
+// Long straight edges, with collinear pieces merged (a page side broken by an overlapping object
+// is one line).
+std::vector<Line> long_lines(const cv::Mat &edges, double min_length, int keep) {
+    std::vector<cv::Vec4i> segments;
+    cv::HoughLinesP(edges, segments, 1, CV_PI / 180, int(min_length * 0.6), min_length * 0.5, 6);
+    std::vector<Line> lines;
+    for (const auto &s : segments) {
+        cv::Point2d a(s[0], s[1]), b(s[2], s[3]);
+        double length = cv::norm(b - a);
+        cv::Point2d direction = (b - a) / length;
+        if (direction.x < 0 || (direction.x == 0 && direction.y < 0)) direction = -direction;
+        bool merged = false;
+        for (auto &line : lines) {
+            double angle = std::abs(direction.x * line.direction.y - direction.y * line.direction.x);
+            cv::Point2d normal(-line.direction.y, line.direction.x);
+            double offset = std::abs((a - line.point).dot(normal)) + std::abs((b - line.point).dot(normal));
+            if (angle < 0.05 && offset < 6) {
+                double total = line.length + length;
+                line.point = (line.point * line.length + (a + b) * 0.5 * length) / total;
+                line.length = total;
+                merged = true;
+                break;
+            }
+        }
+        if (!merged) lines.push_back({(a + b) * 0.5, direction, length});
+    }
+    std::sort(lines.begin(), lines.end(), [](const Line &x, const Line &y) { return x.length > y.length; });
+    if (int(lines.size()) > keep) lines.resize(keep);
+    return lines;
+}
+
+// Quads whose sides lie on four of the lines: two roughly opposite pairs crossing each other.
+void quads_from_lines(const std::vector<Line> &lines, double min_side, cv::Size size, std::vector<Corners> &out) {
+    struct Pair { int a, b; cv::Point2d direction; };
+    std::vector<Pair> pairs;
+    for (int i = 0; i < int(lines.size()); ++i)
+        for (int j = i + 1; j < int(lines.size()); ++j) {
+            const Line &l1 = lines[i], &l2 = lines[j];
+            double sine = std::abs(l1.direction.x * l2.direction.y - l1.direction.y * l2.direction.x);
+            cv::Point2d normal(-l1.direction.y, l1.direction.x);
+            if (sine < 0.5 && std::abs((l2.point - l1.point).dot(normal)) >= min_side) {
+                cv::Point2d mean = l1.direction + (l1.direction.dot(l2.direction) < 0 ? -l2.direction : l2.direction);
+                pairs.push_back({i, j, mean / cv::norm(mean)});
+            }
+        }
+    double reach = 0.5 * std::max(size.width, size.height);
+    for (size_t p = 0; p < pairs.size(); ++p)
+        for (size_t q = p + 1; q < pairs.size(); ++q) {
+            const Pair &u = pairs[p], &v = pairs[q];
+            if (u.a == v.a || u.a == v.b || u.b == v.a || u.b == v.b) continue;
+            if (std::abs(u.direction.x * v.direction.y - u.direction.y * v.direction.x) < 0.6) continue;
+            std::array<cv::Point2d, 4> corners;
+            const int order_of_lines[4][2] = {{u.a, v.a}, {v.a, u.b}, {u.b, v.b}, {v.b, u.a}};
+            bool ok = true;
+            for (int k = 0; k < 4 && ok; ++k) {
+                const Line &l1 = lines[order_of_lines[k][0]], &l2 = lines[order_of_lines[k][1]];
+                ok = intersect(l1.point, l1.direction, l2.point, l2.direction, corners[k]) && corners[k].x > -reach &&
+                     corners[k].y > -reach && corners[k].x < size.width + reach && corners[k].y < size.height + reach;
+            }
+            if (ok) out.push_back(order(corners));
+        }
+}
+
+void quads_from_mask(const cv::Mat &mask, double min_area, std::vector<Corners> &out) {
+    std::vector<std::vector<cv::Point>> contours;
+    cv::findContours(mask, contours, cv::RETR_LIST, cv::CHAIN_APPROX_SIMPLE);
+    for (const auto &contour : contours) {
+        if (contour.size() < 4) continue;
+        cv::Rect box = cv::boundingRect(contour);
+        if (double(box.width) * box.height < min_area) continue;
+        std::vector<cv::Point> hull;
+        cv::convexHull(contour, hull);
+        if (cv::contourArea(hull) < min_area) continue;
+        quads_from_hull(hull, out);
+    }
+}
+
+// Gradient support along the four sides: the fraction of samples, per side, where the intensity
+// steps across the side in the expected direction. Sides along the image border (a page running
+// out of view) count as half supported rather than as missing.
+bool on_border(const cv::Point2d &a, const cv::Point2d &b, cv::Size size) {
+    double m = 3;
+    return (a.x < m && b.x < m) || (a.y < m && b.y < m) || (a.x > size.width - 1 - m && b.x > size.width - 1 - m) ||
+           (a.y > size.height - 1 - m && b.y > size.height - 1 - m);
+}
+
+struct Support {
+    std::array<double, 4> side{};
+    int brighter_inside = 0;  // sides whose edge steps down from inside to outside, or are cut by the border
+    double score = 0;
+};
+
+// Gradient support along the four sides: the fraction of samples, per side, where the intensity
+// steps across the side. Sides along or beyond the image border (a page running out of view)
+// count as mostly supported rather than as missing.
+Support support(const Corners &q, const cv::Mat &gx, const cv::Mat &gy, double threshold) {
+    Support s;
+    double total = 0, weakest = 1;
+    const int margin = 4;
+    int cut_sides = 0;
+    for (int i = 0; i < 4; ++i) {
+        cv::Point2d a = q[i], b = q[(i + 1) % 4], d = b - a;
+        double length = cv::norm(d);
+        cv::Point2d normal(d.y / length, -d.x / length);  // outward for a clockwise quad
+        int samples = std::max(8, int(length / 2));
+        // Each side may step either way: a page can lie on something brighter along one edge.
+        int hits[2] = {0, 0}, counted = 0;
+        for (int k = 0; k < samples; ++k) {
+            double t = 0.06 + 0.88 * (k + 0.5) / samples;
+            cv::Point2d p = a + d * t;
+            int x = int(std::lround(p.x)), y = int(std::lround(p.y));
+            if (x < margin || y < margin || x >= gx.cols - margin || y >= gx.rows - margin) continue;
+            ++counted;
+            double strongest[2] = {0, 0};
+            for (int off = -1; off <= 1; ++off) {  // tolerate a pixel of misplacement at working size
+                int xx = int(std::lround(p.x + normal.x * off)), yy = int(std::lround(p.y + normal.y * off));
+                double along = -(gx.at<short>(yy, xx) * normal.x + gy.at<short>(yy, xx) * normal.y);
+                strongest[0] = std::max(strongest[0], along);
+                strongest[1] = std::max(strongest[1], -along);
+            }
+            for (int polarity = 0; polarity < 2; ++polarity)
+                if (strongest[polarity] > threshold) ++hits[polarity];
+        }
+        double fraction;
+        if (counted < samples / 2) {
+            // One side out of view is common (a page running off the frame); more than one is
+            // more often a shape made of the frame's own edges.
+            fraction = cut_sides++ == 0 ? 0.75 : 0.25;
+            s.brighter_inside += 1;
+        } else {
+            fraction = double(std::max(hits[0], hits[1])) / counted;
+            if (hits[0] >= hits[1]) s.brighter_inside += 1;
+        }
+        s.side[i] = fraction;
+        total += fraction;
+        weakest = std::min(weakest, fraction);
+    }
+    s.score = 0.5 * total / 4 + 0.5 * weakest;
+    return s;
+}
+
+// Paper is among the brightest things in view: its interior, or at least the margin just inside
+// its edges (a photo print's white border, a page's margins), against the frame's brightest 2 %.
+double interior_brightness(const Corners &q, const cv::Mat &gray, double reference) {
+    auto at = [&](double s, double t) -> int {
+        cv::Point2d top = q[0] + (q[1] - q[0]) * s, bottom = q[3] + (q[2] - q[3]) * s;
+        cv::Point2d p = top + (bottom - top) * t;
+        int x = int(std::lround(p.x)), y = int(std::lround(p.y));
+        return x >= 0 && y >= 0 && x < gray.cols && y < gray.rows ? gray.at<uint8_t>(y, x) : -1;
+    };
+    auto median = [](std::vector<int> &v) { 
+        if (v.empty()) return 0.0;
+        std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+        return double(v[v.size() / 2]);
+    };
+    std::vector<int> interior, margin;
+    for (int u = 1; u < 8; ++u)
+        for (int v = 1; v < 8; ++v)
+            if (int value = at(u / 8.0, v / 8.0); value >= 0) interior.push_back(value);
+    const double inset = 0.04;
+    for (int k = 0; k < 24; ++k) {
+        double t = inset + (1 - 2 * inset) * (k + 0.5) / 24;
+        for (int value : {at(t, inset), at(t, 1 - inset), at(inset, t), at(1 - inset, t)})
+            if (value >= 0) margin.push_back(value);
+    }
+    return std::max(median(interior), median(margin)) / std::max(reference, 1.0);
+}
+
+double percentile(const cv::Mat &gray, double fraction) {
+    int channels[] = {0}, size[] = {256};
+    float range[] = {0, 256};
+    const float *ranges[] = {range};
+    cv::Mat histogram;
+    cv::calcHist(&gray, 1, channels, cv::Mat(), histogram, 1, size, ranges);
+    double target = fraction * gray.total(), seen = 0;
+    for (int i = 0; i < 256; ++i) {
+        seen += histogram.at<float>(i);
+        if (seen >= target) return i;
+    }
+    return 255;
+}
+
+double iou(const Corners &a, const Corners &b) {
+    std::vector<cv::Point2f> pa, pb, inter;
+    for (int i = 0; i < 4; ++i) {
+        pa.emplace_back(float(a[i].x), float(a[i].y));
+        pb.emplace_back(float(b[i].x), float(b[i].y));
+    }
+    double overlap = cv::intersectConvexConvex(pa, pb, inter, true);
+    double uni = area(a) + area(b) - overlap;
+    return uni > 0 ? overlap / uni : 0;
+}
+
+double bilinear(const cv::Mat &gray, double x, double y) {
+    x = std::max(0.0, std::min(double(gray.cols - 1.001), x));
+    y = std::max(0.0, std::min(double(gray.rows - 1.001), y));
+    int x0 = int(x), y0 = int(y);
+    double fx = x - x0, fy = y - y0;
+    const uint8_t *r0 = gray.ptr<uint8_t>(y0), *r1 = gray.ptr<uint8_t>(y0 + 1);
+    return (r0[x0] * (1 - fx) + r0[x0 + 1] * fx) * (1 - fy) + (r1[x0] * (1 - fx) + r1[x0 + 1] * fx) * fy;
+}
+
+// Moves each side onto the strongest edge near it in the full-resolution image and intersects
+// the fitted lines. Falls back to the unrefined corners when a side finds too little edge.
+Corners refine(const Corners &q, const cv::Mat &gray, double radius) {
+    std::array<cv::Vec4f, 4> lines;
+    for (int i = 0; i < 4; ++i) {
+        cv::Point2d a = q[i], b = q[(i + 1) % 4], d = b - a;
+        double length = cv::norm(d);
+        cv::Point2d normal(d.y / length, -d.x / length);
+        int samples = std::max(12, std::min(120, int(length / 4)));
+        int steps = int(std::ceil(radius));
+        std::vector<cv::Point2f> points;
+        std::vector<double> profile(2 * steps + 3);
+        for (int k = 0; k < samples; ++k) {
+            cv::Point2d p = a + d * (0.1 + 0.8 * (k + 0.5) / samples);
+            if (p.x < 2 || p.y < 2 || p.x > gray.cols - 3 || p.y > gray.rows - 3) continue;
+            for (int s = 0; s < int(profile.size()); ++s) {
+                cv::Point2d at = p + normal * double(s - steps - 1);
+                profile[s] = bilinear(gray, at.x, at.y);
+            }
+            int best = -1;
+            double strongest = 0;
+            for (int s = 1; s + 1 < int(profile.size()); ++s) {
+                double step = std::abs(profile[s + 1] - profile[s - 1]);
+                if (step > strongest) {
+                    strongest = step;
+                    best = s;
+                }
+            }
+            if (best < 2 || best + 2 >= int(profile.size()) || strongest < 6) continue;
+            double left = std::abs(profile[best] - profile[best - 2]), right = std::abs(profile[best + 2] - profile[best]);
+            double denominator = left - 2 * strongest + right;
+            double offset = std::abs(denominator) > 1e-9 ? 0.5 * (left - right) / denominator : 0;
+            offset = std::max(-0.5, std::min(0.5, offset));
+            cv::Point2d edge = p + normal * (best - steps - 1 + offset);
+            points.emplace_back(float(edge.x), float(edge.y));
+        }
+        if (int(points.size()) < std::max(6, samples / 4)) return q;
+        cv::fitLine(points, lines[i], cv::DIST_HUBER, 0, 0.01, 0.01);
+    }
+    Corners out;
+    for (int i = 0; i < 4; ++i) {
+        const cv::Vec4f &l1 = lines[(i + 3) % 4], &l2 = lines[i];
+        if (!intersect(cv::Point2d(l1[2], l1[3]), cv::Point2d(l1[0], l1[1]), cv::Point2d(l2[2], l2[3]),
+                       cv::Point2d(l2[0], l2[1]), out[i]))
+            return q;
+        if (cv::norm(out[i] - q[i]) > 4 * radius) return q;  // a side locked onto something else
+    }
+    return convex(out) ? out : q;
+}
+
+void write_quad(const Corners &q, double confidence, cfocal_quad &out) {
+    for (int i = 0; i < 4; ++i) {
+        out.x[i] = q[i].x;
+        out.y[i] = q[i].y;
+    }
+    out.confidence = confidence;
+}
+
+}  // namespace
+
+extern "C" {
+
+cfocal_status cfocal_detect_quads(const cfocal_image *image, const cfocal_quad_options *options, cfocal_quad *out,
+                                  int32_t capacity, int32_t *count) {
+    return guarded("detect rectangles", [&] {
+        validate(image, "detect rectangles");
+        if (options == nullptr || out == nullptr || count == nullptr)
+            fail(CFOCAL_ERR_INVALID_ARGUMENT, "detect rectangles: missing argument");
+        *count = 0;
+        const cfocal_quad_options &o = *options;
+        cv::Mat full = gray_of(*image);
+        double scale = std::min(1.0, double(std::max(64, int(o.working_size))) / std::max(full.cols, full.rows));
+        cv::Mat small;
+        if (scale < 1) cv::resize(full, small, cv::Size(), scale, scale, cv::INTER_AREA);
+        else small = full;
+        cv::Mat smooth;
+        cv::GaussianBlur(small, smooth, cv::Size(5, 5), 0);
+
+        double shorter = std::min(small.cols, small.rows);
+        double min_side = std::max(8.0, o.min_size * shorter);
+        double min_area = min_side * min_side * std::max(0.2, o.min_aspect_ratio) * 0.5;
+
+        // Candidate maps.
+        std::vector<Corners> quads;
+        cv::Mat binary, edges;
+        double otsu = cv::threshold(smooth, binary, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+        quads_from_mask(binary, min_area, quads);
+        cv::Mat kernel = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
+        for (double high : {otsu, otsu * 0.5}) {
+            cv::Canny(smooth, edges, high * 0.5, high);
+            if (high < otsu) {
+                // Pages whose outline merges with other edges in every map still have straight sides.
+                quads_from_lines(long_lines(edges, min_side, o.working_size > 400 ? 14 : 10), min_side, small.size(), quads);
+            }
+            cv::dilate(edges, edges, kernel);
+            quads_from_mask(edges, min_area, quads);
+        }
+        // Pages are usually the brightest large thing in view: threshold high in the histogram too.
+        cv::threshold(smooth, binary, std::min(250.0, otsu + (255 - otsu) * 0.35), 255, cv::THRESH_BINARY);
+        cv::morphologyEx(binary, binary, cv::MORPH_OPEN, kernel);
+        quads_from_mask(binary, min_area, quads);
+
+        // Where documents were a frame ago is the best guess for where they are now.
+        for (int i = 0; options->priors != nullptr && i < options->prior_count; ++i) {
+            Corners q;
+            for (int k = 0; k < 4; ++k)
+                q[k] = (cv::Point2d(options->priors[i].x[k], options->priors[i].y[k]) + cv::Point2d(0.5, 0.5)) * scale -
+                       cv::Point2d(0.5, 0.5);
+            quads.push_back(q);
+        }
+
+        // Score.
+        cv::Mat gx, gy;
+        cv::Sobel(smooth, gx, CV_16S, 1, 0);
+        cv::Sobel(smooth, gy, CV_16S, 0, 1);
+        double bright_reference = percentile(smooth, 0.98);
+        std::vector<Candidate> candidates;
+        for (const auto &q : quads) {
+            if (!acceptable_shape(q, o, shorter, small.size())) continue;
+            Support s = support(q, gx, gy, 28);
+            // A text block or a figure is darker inside than around it on every side; a page is
+            // brighter than what it lies on along most of its outline.
+            if (s.score < 0.35 || s.brighter_inside < 3) continue;
+            if (interior_brightness(q, smooth, bright_reference) < o.min_interior_brightness) continue;
+            candidates.push_back({q, s.score});
+        }
+        std::sort(candidates.begin(), candidates.end(), [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
+
+        // Keep the best of each overlapping group, refine at full resolution, report.
+        std::vector<Candidate> kept;
+        int limit = std::max(0, std::min(int(capacity), int(o.max_results)));
+        for (auto c : candidates) {
+            if (int(kept.size()) >= limit) break;
+            if (c.score < o.min_confidence) break;
+            // A document's outline, not a figure or photo printed inside it: prefer an enclosing
+            // candidate that scores nearly as well.
+            for (bool moved = true; moved;) {
+                moved = false;
+                for (const auto &d : candidates) {
+                    double a = area(c.corners), b = area(d.corners);
+                    if (b > 1.08 * a && d.score >= std::max(o.min_confidence, c.score - 0.08) &&
+                        iou(c.corners, d.corners) * (a + b) / (1 + iou(c.corners, d.corners)) > 0.97 * a) {
+                        c = d;
+                        moved = true;
+                        break;
+                    }
+                }
+            }
+            bool overlaps = false;
+            for (const auto &k : kept)
+                if (iou(k.corners, c.corners) > 0.3) overlaps = true;
+            if (overlaps) continue;
+            kept.push_back(c);
+        }
+        for (const auto &k : kept) {
+            Corners q;
+            for (int i = 0; i < 4; ++i) q[i] = (k.corners[i] + cv::Point2d(0.5, 0.5)) / scale - cv::Point2d(0.5, 0.5);
+            if (o.refine) q = refine(q, full, std::max(3.0, 1.5 / scale));
+            write_quad(q, std::min(1.0, k.score), out[*count]);
+            *count += 1;
+        }
+        return CFOCAL_OK;
+    });
+}
+
+cfocal_status cfocal_detect_quads_textbook(const cfocal_image *image, cfocal_quad *out, int32_t *count) {
+    return guarded("detect rectangles (textbook)", [&] {
+        validate(image, "detect rectangles");
+        *count = 0;
+        cv::Mat full = gray_of(*image);
+        double scale = 500.0 / std::max(full.cols, full.rows);
+        cv::Mat small, edges;
+        cv::resize(full, small, cv::Size(), scale, scale, cv::INTER_AREA);
+        cv::GaussianBlur(small, small, cv::Size(5, 5), 0);
+        cv::Canny(small, edges, 75, 200);
+        std::vector<std::vector<cv::Point>> contours;
+        cv::findContours(edges, contours, cv::RETR_LIST, cv::CHAIN_APPROX_SIMPLE);
+        std::sort(contours.begin(), contours.end(), [](const auto &a, const auto &b) {
+            return cv::contourArea(a) > cv::contourArea(b);
+        });
+        for (size_t i = 0; i < std::min<size_t>(5, contours.size()); ++i) {
+            std::vector<cv::Point> poly;
+            cv::approxPolyDP(contours[i], poly, 0.02 * cv::arcLength(contours[i], true), true);
+            if (poly.size() != 4) continue;
+            Corners q;
+            for (int k = 0; k < 4; ++k) q[k] = (cv::Point2d(poly[k]) + cv::Point2d(0.5, 0.5)) / scale - cv::Point2d(0.5, 0.5);
+            q = order(q);
+            if (!convex(q)) continue;
+            write_quad(q, 1.0, *out);
+            *count = 1;
+            break;
+        }
+        return CFOCAL_OK;
+    });
+}
+}

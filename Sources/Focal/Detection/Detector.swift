@@ -1,0 +1,149 @@
+import CFocal
+
+/// Finds features of one type in frames, as `CIDetector` does.
+///
+/// ```swift
+/// let detector = try Detector(type: .rectangle, options: .init(maximumFeatureCount: 3))
+/// for case let page as RectangleFeature in try detector.features(in: frame) { … }
+/// ```
+///
+/// With ``DetectorOptions/tracking`` on, a detector remembers the previous frame to keep tracking
+/// IDs stable: use one detector per stream. A detector belongs to one task at a time.
+public final class Detector {
+    public let type: FeatureType
+    public let options: DetectorOptions
+    private var tracker = FeatureTracker()
+    private var previousQuads: [Quad] = []
+    private let cascadeFolder: String?
+
+    /// - Throws: `.invalidArgument` for options out of range; `.unavailable` for `.text`, whose
+    ///   detector is not in this version; `.modelMissing` for `.face` when OpenCV's Haar cascades
+    ///   (Debian's `opencv-data`) are not installed.
+    public init(type: FeatureType, options: DetectorOptions = DetectorOptions()) throws(FocalError) {
+        self.type = type
+        self.options = try options.validated()
+        switch type {
+        case .text:
+            throw FocalError(.unavailable, operation: "create text detector",
+                             reason: "text detection is not available in this version of Focal yet")
+        case .face:
+            cascadeFolder = try HaarCascades.folder()
+        case .rectangle, .qrCode:
+            cascadeFolder = nil
+        }
+    }
+
+    /// The features in frame, best first. If `orientation` is given (or the frame carries one other
+    /// than `.up`), the frame is turned upright first and the features are in the upright image's
+    /// coordinates.
+    public func features(in frame: Frame, orientation: Orientation? = nil) throws(FocalError) -> [any Feature] {
+        var upright = frame
+        if let orientation { upright.orientation = orientation }
+        if upright.orientation != .up { upright = try upright.oriented() }
+        var found: [any Feature]
+        var quads: [Quad]
+        switch type {
+        case .rectangle:
+            let rectangles = try RectangleSearch.run(upright, options: options, priors: options.tracking ? previousQuads : [])
+            found = rectangles
+            quads = rectangles.map(\.quad)
+        case .qrCode:
+            let codes = try QRCodeSearch.run(upright, limit: options.maximumFeatureCount)
+            found = codes
+            quads = codes.map(\.quad)
+        case .face:
+            let faces = try FaceSearch.run(upright, folder: cascadeFolder ?? "", options: options)
+            found = faces
+            quads = faces.map { Quad($0.bounds) }
+        case .text:
+            found = []
+            quads = []
+        }
+        if options.tracking {
+            tracker.assign(&found, quads: quads)
+            previousQuads = quads
+        }
+        return found
+    }
+
+    /// The rectangles in frame, for a detector of type `.rectangle`.
+    public func rectangles(in frame: Frame, orientation: Orientation? = nil) throws(FocalError) -> [RectangleFeature] {
+        try features(in: frame, orientation: orientation).compactMap { $0 as? RectangleFeature }
+    }
+}
+
+/// Where OpenCV's Haar cascades are installed.
+enum HaarCascades {
+    static let candidates = ["/usr/share/opencv4/haarcascades", "/usr/share/opencv/haarcascades",
+                             "/usr/local/share/opencv4/haarcascades"]
+
+    static func folder() throws(FocalError) -> String {
+        let file = "haarcascade_frontalface_default.xml"
+        for folder in candidates where FileAccess.exists(folder + "/" + file) { return folder }
+        throw FocalError(.modelMissing, operation: "load the face model", path: candidates[0] + "/" + file,
+                         reason: "OpenCV's Haar cascades are not installed (apt-get install opencv-data)")
+    }
+}
+
+enum RectangleSearch {
+    static func run(_ frame: Frame, options: DetectorOptions, priors: [Quad] = []) throws(FocalError) -> [RectangleFeature] {
+        let priorQuads = priors.map { q in
+            cfocal_quad(x: (q.topLeft.x, q.topRight.x, q.bottomRight.x, q.bottomLeft.x),
+                        y: (q.topLeft.y, q.topRight.y, q.bottomRight.y, q.bottomLeft.y), confidence: 0)
+        }
+        var results = [cfocal_quad](repeating: cfocal_quad(), count: options.maximumFeatureCount)
+        var count: Int32 = 0
+        try priorQuads.withUnsafeBufferPointer { (priorBuffer) throws(FocalError) in
+            var settings = cfocal_quad_options(
+                working_size: options.accuracy == .low ? 320 : 640, max_results: Int32(options.maximumFeatureCount),
+                min_size: options.minimumSize, min_aspect_ratio: options.minimumAspectRatio,
+                max_aspect_ratio: options.maximumAspectRatio, quadrature_tolerance: options.quadratureTolerance,
+                min_confidence: options.minimumConfidence, min_interior_brightness: options.minimumInteriorBrightness, refine: 1, priors: priorBuffer.baseAddress,
+                prior_count: Int32(priorBuffer.count))
+            try frame.withShimImage { (image) throws(FocalError) in
+                try check(cfocal_detect_quads(&image, &settings, &results, Int32(results.count), &count), "detect rectangles")
+            }
+        }
+        return results.prefix(Int(count)).map { r in
+            let x = [r.x.0, r.x.1, r.x.2, r.x.3], y = [r.y.0, r.y.1, r.y.2, r.y.3]
+            return RectangleFeature(quad: Quad(topLeft: Point(x: x[0], y: y[0]), topRight: Point(x: x[1], y: y[1]),
+                                               bottomRight: Point(x: x[2], y: y[2]), bottomLeft: Point(x: x[3], y: y[3])),
+                                    confidence: r.confidence)
+        }
+    }
+}
+
+enum QRCodeSearch {
+    static func run(_ frame: Frame, limit: Int) throws(FocalError) -> [QRCodeFeature] {
+        var results = [cfocal_qr](repeating: cfocal_qr(), count: max(1, limit))
+        var count: Int32 = 0
+        try frame.withShimImage { (image) throws(FocalError) in
+            try check(cfocal_detect_qr(&image, &results, Int32(results.count), &count), "detect QR codes")
+        }
+        return results.prefix(Int(count)).map { r in
+            let x = [r.x.0, r.x.1, r.x.2, r.x.3], y = [r.y.0, r.y.1, r.y.2, r.y.3]
+            let message = withUnsafeBytes(of: r.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            return QRCodeFeature(quad: Quad(unordered: (0..<4).map { Point(x: x[$0], y: y[$0]) }),
+                                 messageString: message.isEmpty ? nil : message)
+        }
+    }
+}
+
+enum FaceSearch {
+    static func run(_ frame: Frame, folder: String, options: DetectorOptions) throws(FocalError) -> [FaceFeature] {
+        var results = [cfocal_face](repeating: cfocal_face(), count: max(1, options.maximumFeatureCount))
+        var count: Int32 = 0
+        let minimumSide = options.minimumSize * Double(min(frame.width, frame.height))
+        try frame.withShimImage { (image) throws(FocalError) in
+            try check(cfocal_detect_faces(&image, folder, minimumSide, options.accuracy == .high ? 1 : 0, &results,
+                                          Int32(results.count), &count), "detect faces", path: folder)
+        }
+        return results.prefix(Int(count)).compactMap { r in
+            guard r.confidence >= options.minimumConfidence * 0.5 else { return nil }
+            func point(_ x: Double, _ y: Double) -> Point? { x.isNaN || y.isNaN ? nil : Point(x: x, y: y) }
+            return FaceFeature(bounds: Rect(x: r.x, y: r.y, width: r.width, height: r.height), confidence: r.confidence,
+                               leftEyePosition: point(r.eyes.0, r.eyes.1), rightEyePosition: point(r.eyes.2, r.eyes.3),
+                               mouthPosition: point(r.mouth.0, r.mouth.1))
+        }
+    }
+}

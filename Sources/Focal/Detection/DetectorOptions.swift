@@ -1,0 +1,75 @@
+/// How a ``Detector`` searches, with the names and meanings of Vision's rectangle request and
+/// CIDetector's options. Each default is documented where it differs from Vision's.
+public struct DetectorOptions: Sendable, Equatable {
+    /// Speed against precision, as `CIDetectorAccuracyLow` / `CIDetectorAccuracyHigh`.
+    public enum Accuracy: String, Sendable, Codable, CaseIterable {
+        /// Candidates found on a 320-pixel image: for live video, 120+ frames per second at 720p.
+        case low
+        /// Candidates found on a 640-pixel image: finds smaller and fainter documents.
+        case high
+    }
+
+    /// Default `.high`.
+    public var accuracy: Accuracy = .high
+
+    /// Shorter side over longer side, 0…1, below which a rectangle is ignored. Raising it rejects
+    /// long thin shapes (receipts at 0.42, rulers). Default 0.3 (Vision's 0.5 would miss receipts).
+    public var minimumAspectRatio: Double = 0.3
+
+    /// Shorter side over longer side above which a rectangle is ignored; 1 allows squares. Default 1.
+    public var maximumAspectRatio: Double = 1.0
+
+    /// The smallest feature to report: its shorter side as a fraction of the image's shorter side.
+    /// Raising it ignores small things (labels, signs, parts of objects). Default 0.15: Vision's 0.2
+    /// misses receipts and ID cards held at arm's length, which come to about 0.2.
+    public var minimumSize: Double = 0.15
+
+    /// At most this many features, best first. Raise it to find several documents. Default 1, as Vision.
+    public var maximumFeatureCount: Int = 1
+
+    /// The largest deviation, in degrees, of any corner angle from 90°. Raising it accepts steeper
+    /// perspective and more non-rectangular shapes. Default 30, as Vision.
+    public var quadratureTolerance: Double = 30
+
+    /// Features scoring below this (0…1) are not reported. For rectangles the score is the share of
+    /// each side that a real edge supports; raising it trades missed faint documents for fewer
+    /// false ones. Default 0.6, chosen so that empty tables give nothing.
+    public var minimumConfidence: Double = 0.6
+
+    /// Rectangles whose interior and inner margin (each by its median) are both darker than this
+    /// fraction of the frame's brightest 2 % are ignored. Paper is among the brightest things in
+    /// view; raising it rejects more grey objects (screens, boxes, signs), lowering it to 0 finds
+    /// dark rectangles too. Focal's own option, not Vision's. Default 0.7.
+    public var minimumInteriorBrightness: Double = 0.7
+
+    /// Give each feature a `trackingID` that stays the same while the object stays in view
+    /// (`CIDetectorTracking`). The detector then keeps state: use one detector per stream.
+    public var tracking: Bool = false
+
+    public init(accuracy: Accuracy = .high, minimumAspectRatio: Double = 0.3, maximumAspectRatio: Double = 1.0,
+                minimumSize: Double = 0.15, maximumFeatureCount: Int = 1, quadratureTolerance: Double = 30,
+                minimumConfidence: Double = 0.6, minimumInteriorBrightness: Double = 0.7, tracking: Bool = false) {
+        self.accuracy = accuracy
+        self.minimumAspectRatio = minimumAspectRatio
+        self.maximumAspectRatio = maximumAspectRatio
+        self.minimumSize = minimumSize
+        self.maximumFeatureCount = maximumFeatureCount
+        self.quadratureTolerance = quadratureTolerance
+        self.minimumConfidence = minimumConfidence
+        self.minimumInteriorBrightness = minimumInteriorBrightness
+        self.tracking = tracking
+    }
+
+    func validated() throws(FocalError) -> DetectorOptions {
+        func bad(_ what: String) -> FocalError { FocalError(.invalidArgument, operation: "configure detector", reason: what) }
+        guard (0...1).contains(minimumAspectRatio), (0...1).contains(maximumAspectRatio), minimumAspectRatio <= maximumAspectRatio else {
+            throw bad("aspect ratios must satisfy 0 ≤ minimum ≤ maximum ≤ 1")
+        }
+        guard (0...1).contains(minimumSize) else { throw bad("minimumSize must be 0…1") }
+        guard maximumFeatureCount >= 1 else { throw bad("maximumFeatureCount must be at least 1") }
+        guard (0...90).contains(quadratureTolerance) else { throw bad("quadratureTolerance must be 0…90 degrees") }
+        guard (0...1).contains(minimumConfidence) else { throw bad("minimumConfidence must be 0…1") }
+        guard (0...1).contains(minimumInteriorBrightness) else { throw bad("minimumInteriorBrightness must be 0…1") }
+        return self
+    }
+}

@@ -1,0 +1,229 @@
+/// What a ``Detector`` looks for.
+public enum FeatureType: String, Sendable, Codable, CaseIterable {
+    case rectangle
+    case text
+    case face
+    case qrCode = "qr"
+}
+
+/// Something a ``Detector`` found, as CIFeature is: its type and where it is.
+///
+/// Coordinates are image pixels, origin at the top-left and y down (Core Image's origin is
+/// bottom-left). Downcast to ``RectangleFeature``, ``TextFeature``, ``FaceFeature`` or
+/// ``QRCodeFeature`` for the rest, or use ``AnyFeature`` to encode a mixed list.
+public protocol Feature: Sendable, Codable {
+    var type: FeatureType { get }
+    /// The axis-aligned box around the feature.
+    var bounds: Rect { get }
+    /// How sure the detector is, 0…1.
+    var confidence: Double { get }
+    /// The same number on every frame of a stream that shows the same object, when tracking is on.
+    var trackingID: Int? { get set }
+}
+
+/// A document, card, screen or sign: four corners in perspective.
+public struct RectangleFeature: Feature, Equatable, Hashable {
+    public var type: FeatureType { .rectangle }
+    public var quad: Quad
+    public var confidence: Double
+    public var trackingID: Int?
+
+    public init(quad: Quad, confidence: Double, trackingID: Int? = nil) {
+        self.quad = quad
+        self.confidence = confidence
+        self.trackingID = trackingID
+    }
+
+    public var topLeft: Point { quad.topLeft }
+    public var topRight: Point { quad.topRight }
+    public var bottomRight: Point { quad.bottomRight }
+    public var bottomLeft: Point { quad.bottomLeft }
+    public var bounds: Rect { quad.bounds }
+
+    enum CodingKeys: String, CodingKey { case type, corners, confidence, trackID }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        quad = try Quad(cornerArray: c.decode([Point].self, forKey: .corners))
+        confidence = try c.decodeIfPresent(Double.self, forKey: .confidence) ?? 1
+        trackingID = try c.decodeIfPresent(Int.self, forKey: .trackID)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(type, forKey: .type)
+        try c.encode(quad.corners, forKey: .corners)
+        try c.encode(confidence, forKey: .confidence)
+        try c.encodeIfPresent(trackingID, forKey: .trackID)
+    }
+}
+
+/// A line of text (or, as a sub-feature, a word or a character), following the text's slant.
+public struct TextFeature: Feature, Equatable, Hashable {
+    public var type: FeatureType { .text }
+    public var quad: Quad
+    public var confidence: Double
+    public var trackingID: Int?
+    /// Words within a line, characters within a word, where the detector finds them.
+    public var subFeatures: [TextFeature]
+
+    public init(quad: Quad, confidence: Double, trackingID: Int? = nil, subFeatures: [TextFeature] = []) {
+        self.quad = quad
+        self.confidence = confidence
+        self.trackingID = trackingID
+        self.subFeatures = subFeatures
+    }
+
+    public var topLeft: Point { quad.topLeft }
+    public var topRight: Point { quad.topRight }
+    public var bottomRight: Point { quad.bottomRight }
+    public var bottomLeft: Point { quad.bottomLeft }
+    public var bounds: Rect { quad.bounds }
+
+    enum CodingKeys: String, CodingKey { case type, corners, confidence, trackID, subFeatures }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        quad = try Quad(cornerArray: c.decode([Point].self, forKey: .corners))
+        confidence = try c.decodeIfPresent(Double.self, forKey: .confidence) ?? 1
+        trackingID = try c.decodeIfPresent(Int.self, forKey: .trackID)
+        subFeatures = try c.decodeIfPresent([TextFeature].self, forKey: .subFeatures) ?? []
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(type, forKey: .type)
+        try c.encode(quad.corners, forKey: .corners)
+        try c.encode(confidence, forKey: .confidence)
+        try c.encodeIfPresent(trackingID, forKey: .trackID)
+        if !subFeatures.isEmpty { try c.encode(subFeatures, forKey: .subFeatures) }
+    }
+}
+
+/// A face, with its eyes and mouth where the detector finds them.
+public struct FaceFeature: Feature, Equatable, Hashable {
+    public var type: FeatureType { .face }
+    public var bounds: Rect
+    public var confidence: Double
+    public var trackingID: Int?
+    /// The eye on the image's left (the person's right eye, for a face looking at the camera).
+    public var leftEyePosition: Point?
+    public var rightEyePosition: Point?
+    public var mouthPosition: Point?
+
+    public init(bounds: Rect, confidence: Double, trackingID: Int? = nil, leftEyePosition: Point? = nil,
+                rightEyePosition: Point? = nil, mouthPosition: Point? = nil) {
+        self.bounds = bounds
+        self.confidence = confidence
+        self.trackingID = trackingID
+        self.leftEyePosition = leftEyePosition
+        self.rightEyePosition = rightEyePosition
+        self.mouthPosition = mouthPosition
+    }
+
+    public var hasLeftEyePosition: Bool { leftEyePosition != nil }
+    public var hasRightEyePosition: Bool { rightEyePosition != nil }
+    public var hasMouthPosition: Bool { mouthPosition != nil }
+
+    enum CodingKeys: String, CodingKey { case type, corners, bounds, confidence, trackID, leftEye, rightEye, mouth }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        bounds = try c.decode(Rect.self, forKey: .bounds)
+        confidence = try c.decodeIfPresent(Double.self, forKey: .confidence) ?? 1
+        trackingID = try c.decodeIfPresent(Int.self, forKey: .trackID)
+        leftEyePosition = try c.decodeIfPresent(Point.self, forKey: .leftEye)
+        rightEyePosition = try c.decodeIfPresent(Point.self, forKey: .rightEye)
+        mouthPosition = try c.decodeIfPresent(Point.self, forKey: .mouth)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(type, forKey: .type)
+        try c.encode(Quad(bounds).corners, forKey: .corners)
+        try c.encode(bounds, forKey: .bounds)
+        try c.encode(confidence, forKey: .confidence)
+        try c.encodeIfPresent(trackingID, forKey: .trackID)
+        try c.encodeIfPresent(leftEyePosition, forKey: .leftEye)
+        try c.encodeIfPresent(rightEyePosition, forKey: .rightEye)
+        try c.encodeIfPresent(mouthPosition, forKey: .mouth)
+    }
+}
+
+/// A QR code: its corners and, when it could be read, its message.
+public struct QRCodeFeature: Feature, Equatable, Hashable {
+    public var type: FeatureType { .qrCode }
+    public var quad: Quad
+    /// The decoded text, or nil if the code was located but not read.
+    public var messageString: String?
+    public var confidence: Double
+    public var trackingID: Int?
+
+    public init(quad: Quad, messageString: String?, confidence: Double = 1, trackingID: Int? = nil) {
+        self.quad = quad
+        self.messageString = messageString
+        self.confidence = confidence
+        self.trackingID = trackingID
+    }
+
+    public var topLeft: Point { quad.topLeft }
+    public var topRight: Point { quad.topRight }
+    public var bottomRight: Point { quad.bottomRight }
+    public var bottomLeft: Point { quad.bottomLeft }
+    public var bounds: Rect { quad.bounds }
+
+    enum CodingKeys: String, CodingKey { case type, corners, message, confidence, trackID }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        quad = try Quad(cornerArray: c.decode([Point].self, forKey: .corners))
+        messageString = try c.decodeIfPresent(String.self, forKey: .message)
+        confidence = try c.decodeIfPresent(Double.self, forKey: .confidence) ?? 1
+        trackingID = try c.decodeIfPresent(Int.self, forKey: .trackID)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(type, forKey: .type)
+        try c.encode(quad.corners, forKey: .corners)
+        try c.encodeIfPresent(messageString, forKey: .message)
+        try c.encode(confidence, forKey: .confidence)
+        try c.encodeIfPresent(trackingID, forKey: .trackID)
+    }
+}
+
+/// Any feature, for encoding and decoding mixed lists: `{"type": "rectangle", "corners": …}`.
+public struct AnyFeature: Codable, Sendable {
+    public var base: any Feature
+
+    public init(_ base: any Feature) { self.base = base }
+
+    enum CodingKeys: String, CodingKey { case type }
+
+    public init(from decoder: any Decoder) throws {
+        switch try decoder.container(keyedBy: CodingKeys.self).decode(FeatureType.self, forKey: .type) {
+        case .rectangle: base = try RectangleFeature(from: decoder)
+        case .text: base = try TextFeature(from: decoder)
+        case .face: base = try FaceFeature(from: decoder)
+        case .qrCode: base = try QRCodeFeature(from: decoder)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws { try base.encode(to: encoder) }
+}
+
+extension Quad {
+    /// A quad from the four corners of the predictions JSON (TL, TR, BR, BL).
+    init(cornerArray: [Point]) throws {
+        guard cornerArray.count == 4 else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "a quad has 4 corners, not \(cornerArray.count)"))
+        }
+        self.init(topLeft: cornerArray[0], topRight: cornerArray[1], bottomRight: cornerArray[2], bottomLeft: cornerArray[3])
+    }
+
+    /// The quad of an axis-aligned rectangle.
+    public init(_ rect: Rect) {
+        self.init(topLeft: Point(x: rect.minX, y: rect.minY), topRight: Point(x: rect.maxX, y: rect.minY),
+                  bottomRight: Point(x: rect.maxX, y: rect.maxY), bottomLeft: Point(x: rect.minX, y: rect.maxY))
+    }
+}

@@ -1,0 +1,44 @@
+/// Gives features stable tracking IDs across the frames of one stream by overlap with the
+/// previous frame's features: a feature that overlaps a recent one (intersection over union at
+/// least ``minimumOverlap``) keeps its ID; one that overlaps none gets a new ID. A track survives
+/// ``maximumMissedFrames`` frames without a match, so a frame where detection blinks does not
+/// renumber the document.
+struct FeatureTracker: Sendable {
+    /// Raising it splits tracks sooner when objects move fast.
+    var minimumOverlap = 0.3
+    /// Raising it bridges longer gaps, at the risk of giving an old ID to a new object.
+    var maximumMissedFrames = 8
+
+    private struct Track {
+        var id: Int
+        var quad: Quad
+        var missed: Int
+    }
+
+    private var tracks: [Track] = []
+    private var nextID = 1
+
+    mutating func assign(_ features: inout [any Feature], quads: [Quad]) {
+        var used = Set<Int>()
+        for index in features.indices {
+            var best: (track: Int, overlap: Double)?
+            for (t, track) in tracks.enumerated() where !used.contains(t) {
+                let overlap = track.quad.intersectionOverUnion(with: quads[index])
+                if overlap >= minimumOverlap, overlap > (best?.overlap ?? 0) { best = (t, overlap) }
+            }
+            if let best {
+                used.insert(best.track)
+                tracks[best.track].quad = quads[index]
+                tracks[best.track].missed = 0
+                features[index].trackingID = tracks[best.track].id
+            } else {
+                tracks.append(Track(id: nextID, quad: quads[index], missed: 0))
+                used.insert(tracks.count - 1)
+                features[index].trackingID = nextID
+                nextID += 1
+            }
+        }
+        for t in tracks.indices where !used.contains(t) { tracks[t].missed += 1 }
+        tracks.removeAll { $0.missed > maximumMissedFrames }
+    }
+}

@@ -1,0 +1,165 @@
+import ArgumentParser
+import Focal
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+struct DetectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "detect",
+        abstract: "Find documents, faces and QR codes in an image or a video.",
+        discussion: """
+            Prints what it finds as a table, or writes it as JSON with --json: one entry per frame \
+            that has features, each with its type, corners (top-left, top-right, bottom-right, \
+            bottom-left, in pixels, y down), confidence and, in videos, a track ID that stays the \
+            same while an object stays in view.
+
+            EXAMPLES
+              focal detect receipt.jpg
+              focal detect clip.mp4 --json clip.json
+              focal detect desk.mp4 --types rectangle,qr --max-features 3 --accuracy low --json -
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The image or video to read.", valueName: "input"))
+    var input: String
+
+    @Option(help: ArgumentHelp("Comma-separated feature types: rectangle, text, face, qr.", valueName: "types"))
+    var types: String = "rectangle"
+
+    @Option(name: .customLong("max-features"), help: ArgumentHelp("At most this many features of each type per frame.", valueName: "n"))
+    var maxFeatures: Int = 1
+
+    @Option(help: ArgumentHelp("low (fast, for live video) or high.", valueName: "accuracy"))
+    var accuracy: DetectorOptions.Accuracy = .high
+
+    @Option(name: .customLong("min-confidence"), help: ArgumentHelp("Report only features at least this sure, 0…1.", valueName: "c"))
+    var minConfidence: Double = DetectorOptions().minimumConfidence
+
+    @Option(name: .customLong("min-brightness"),
+            help: ArgumentHelp("Ignore rectangles darker inside than this fraction of the frame's brightest part, 0…1 (0 finds dark ones).", valueName: "b"))
+    var minBrightness: Double = DetectorOptions().minimumInteriorBrightness
+
+    @Option(help: ArgumentHelp("Write JSON to this file, or - for standard output.", valueName: "path"))
+    var json: String?
+
+    func validate() throws {
+        guard maxFeatures >= 1 else { throw ValidationError("--max-features must be 1 or more") }
+        guard (0...1).contains(minConfidence) else { throw ValidationError("--min-confidence must be between 0 and 1") }
+        guard (0...1).contains(minBrightness) else { throw ValidationError("--min-brightness must be between 0 and 1") }
+        _ = try featureTypes()
+    }
+
+    func featureTypes() throws -> [FeatureType] {
+        try types.split(separator: ",").map { name in
+            guard let type = FeatureType(rawValue: String(name.filter { !$0.isWhitespace })) else {
+                throw ValidationError("unknown feature type '\(name)'; use rectangle, text, face or qr")
+            }
+            return type
+        }
+    }
+
+    func run() throws {
+        let report: DetectionReport
+        do {
+            report = try detect(types: try featureTypes())
+        } catch let error as FocalError {
+            printError("\(error)")
+            throw ExitCode(1)
+        }
+        if let json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            let data = try encoder.encode(report)
+            if json == "-" {
+                print(String(decoding: data, as: UTF8.self))
+            } else {
+                do {
+                    try OutputFile.write(Array(data) + [10], to: json)
+                } catch {
+                    printError("\(error)")
+                    throw ExitCode(1)
+                }
+            }
+        } else {
+            printTable(report)
+        }
+    }
+
+    private func detect(types: [FeatureType]) throws(FocalError) -> DetectionReport {
+        let isVideo = ImageFormat(path: input) == nil
+        var options = DetectorOptions(accuracy: accuracy, maximumFeatureCount: maxFeatures, minimumConfidence: minConfidence,
+                                      minimumInteriorBrightness: minBrightness)
+        options.tracking = isVideo
+        var detectors: [Detector] = []
+        for type in types { detectors.append(try Detector(type: type, options: options)) }
+        func features(in frame: Frame) throws(FocalError) -> [AnyFeature] {
+            var found: [AnyFeature] = []
+            for detector in detectors { found += try detector.features(in: frame).map(AnyFeature.init) }
+            return found
+        }
+        let name = String(input.split(separator: "/").last ?? Substring(input))
+        if !isVideo {
+            let frame = try Frame(contentsOf: input).oriented()
+            let found = try features(in: frame)
+            return DetectionReport(source: name, width: frame.width, height: frame.height,
+                                   frames: found.isEmpty ? [] : [.init(index: 0, features: found)])
+        }
+        let reader = try VideoReader(path: input)
+        var report = DetectionReport(source: name, width: reader.width, height: reader.height, frames: [])
+        var index = 0
+        while let frame = try reader.read() {
+            let found = try features(in: frame)
+            if !found.isEmpty { report.frames.append(.init(index: index, features: found)) }
+            index += 1
+        }
+        return report
+    }
+
+    private func printTable(_ report: DetectionReport) {
+        print("\(report.source): \(report.width)x\(report.height), \(report.frames.count) frame(s) with features")
+        for frame in report.frames {
+            for wrapped in frame.features {
+                let feature = wrapped.base
+                var columns = ["frame \(frame.index)", feature.type.rawValue, "confidence " + decimal(feature.confidence, places: 2)]
+                if let id = feature.trackingID { columns.append("track \(id)") }
+                switch feature {
+                case let r as RectangleFeature: columns.append(r.quad.corners.map(\.description).joined(separator: " "))
+                case let q as QRCodeFeature:
+                    columns.append(q.quad.corners.map(\.description).joined(separator: " "))
+                    columns.append("\"\(q.messageString ?? "")\"")
+                case let f as FaceFeature:
+                    columns.append("box \(decimal(f.bounds.x, places: 0)),\(decimal(f.bounds.y, places: 0)) \(decimal(f.bounds.width, places: 0))x\(decimal(f.bounds.height, places: 0))")
+                default: break
+                }
+                print("  " + columns.joined(separator: "  "))
+            }
+        }
+    }
+}
+
+/// The JSON `focal detect --json` writes (the predictions schema of Focal's evaluations).
+struct DetectionReport: Encodable {
+    struct FrameEntry: Encodable {
+        var index: Int
+        var features: [AnyFeature]
+    }
+
+    struct Document: Encodable {
+        var trackID: Int
+        var bestFrame: Int
+        var firstFrame: Int
+        var lastFrame: Int
+    }
+
+    var source: String
+    var width: Int
+    var height: Int
+    var frames: [FrameEntry]
+    var documents: [Document] = []
+}
+
+extension DetectorOptions.Accuracy: ExpressibleByArgument {}
