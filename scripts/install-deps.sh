@@ -6,7 +6,7 @@
 #   scripts/install-deps.sh --bench    also ffmpeg, which the benchmarks compare against
 set -euo pipefail
 
-packages=(pkg-config libopencv-dev opencv-data libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libv4l-dev)
+packages=(pkg-config libopencv-dev libopencv-contrib-dev opencv-data libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libv4l-dev)
 if [[ "${1:-}" == "--bench" ]]; then packages+=(ffmpeg time); fi
 
 missing=()

@@ -92,6 +92,13 @@ extern "C" {
 
 const char *cfocal_last_error(void) { return last_error.c_str(); }
 
+void cfocal_set_threads(int32_t threads) {
+    try {
+        cv::setNumThreads(threads > 0 ? threads : -1);
+    } catch (...) {
+    }
+}
+
 void cfocal_buffer_free(cfocal_buffer *buffer) { delete buffer; }
 
 cfocal_image cfocal_buffer_view(const cfocal_buffer *buffer) { return buffer->view; }

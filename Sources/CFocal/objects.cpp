@@ -1,9 +1,11 @@
-// Faces through OpenCV's Haar cascades (Debian's opencv-data ships them) and QR codes through
-// cv::QRCodeDetector and cv::QRCodeEncoder.
+// Faces through OpenCV's Haar cascades (Debian's opencv-data ships them). QR codes through the
+// contrib WeChat decoder (ZXing inside, no model files needed): Debian builds 4.6 without quirc,
+// so cv::QRCodeDetector locates codes but cannot read them; it remains the fallback locator.
 #include "internal.hpp"
 
 #include <opencv2/imgproc.hpp>
 #include <opencv2/objdetect.hpp>
+#include <opencv2/wechat_qrcode.hpp>
 
 #include <cmath>
 #include <cstring>
@@ -104,17 +106,33 @@ cfocal_status cfocal_detect_qr(const cfocal_image *image, cfocal_qr *out, int32_
         if (out == nullptr || count == nullptr) fail(CFOCAL_ERR_INVALID_ARGUMENT, "detect QR codes: missing argument");
         *count = 0;
         cv::Mat gray = gray_for_objects(*image);
-        cv::QRCodeDetector detector;
+        // Locate with QRCodeDetector, read a crop around each code with the WeChat decoder (which,
+        // without its optional CNN models, reports the whole image as the code's outline).
         std::vector<std::string> messages;
         std::vector<cv::Point2f> corners;
-        bool found = detector.detectAndDecodeMulti(gray, messages, corners);
-        if (!found || corners.empty()) {
-            // One code that the multi-code path missed.
+        cv::QRCodeDetector locator;
+        if (!locator.detectMulti(gray, corners)) {
+            corners.clear();
             std::vector<cv::Point2f> single;
-            std::string message = detector.detectAndDecode(gray, single);
-            if (single.size() != 4) return CFOCAL_OK;
-            messages = {message};
-            corners = single;
+            if (locator.detect(gray, single) && single.size() == 4) corners = single;
+        }
+        thread_local cv::wechat_qrcode::WeChatQRCode reader;
+        for (size_t i = 0; i + 3 < corners.size(); i += 4) {
+            cv::Rect box = cv::boundingRect(std::vector<cv::Point2f>(corners.begin() + long(i), corners.begin() + long(i) + 4));
+            int margin = std::max(box.width, box.height) / 5 + 8;
+            box = cv::Rect(box.x - margin, box.y - margin, box.width + 2 * margin, box.height + 2 * margin) &
+                  cv::Rect(0, 0, gray.cols, gray.rows);
+            std::vector<std::string> read = box.empty() ? std::vector<std::string>{} : reader.detectAndDecode(gray(box));
+            messages.push_back(read.empty() ? "" : read.front());
+        }
+        if (corners.empty()) {
+            // Readable but not located: report the code with the image as its outline.
+            std::vector<std::string> read = reader.detectAndDecode(gray);
+            if (!read.empty()) {
+                float w = float(gray.cols - 1), h = float(gray.rows - 1);
+                corners = {{0, 0}, {w, 0}, {w, h}, {0, h}};
+                messages = {read.front()};
+            }
         }
         for (size_t i = 0; i + 3 < corners.size() && *count < capacity; i += 4) {
             cfocal_qr &qr = out[*count];

@@ -234,7 +234,9 @@ struct Support {
 // Gradient support along the four sides: the fraction of samples, per side, where the intensity
 // steps across the side. Sides along or beyond the image border (a page running out of view)
 // count as mostly supported rather than as missing.
-Support support(const Corners &q, const cv::Mat &gx, const cv::Mat &gy, double threshold) {
+// Stops at the first side weaker than give_up: the score is at most 0.375 + 0.625 × the weakest
+// side, so such a quad cannot reach the caller's threshold.
+Support support(const Corners &q, const cv::Mat &gx, const cv::Mat &gy, double threshold, double give_up = 0) {
     Support s;
     double total = 0, weakest = 1;
     const int margin = 4;
@@ -259,8 +261,9 @@ Support support(const Corners &q, const cv::Mat &gx, const cv::Mat &gy, double t
                 strongest[0] = std::max(strongest[0], along);
                 strongest[1] = std::max(strongest[1], -along);
             }
+            // An edge steps one way; text and texture step both ways within a pixel or two.
             for (int polarity = 0; polarity < 2; ++polarity)
-                if (strongest[polarity] > threshold) ++hits[polarity];
+                if (strongest[polarity] > threshold && strongest[1 - polarity] < threshold * 0.5) ++hits[polarity];
         }
         double fraction;
         if (counted < samples / 2) {
@@ -275,6 +278,7 @@ Support support(const Corners &q, const cv::Mat &gx, const cv::Mat &gy, double t
         s.side[i] = fraction;
         total += fraction;
         weakest = std::min(weakest, fraction);
+        if (weakest < give_up) return Support{};
     }
     s.score = 0.5 * total / 4 + 0.5 * weakest;
     return s;
@@ -391,6 +395,40 @@ Corners refine(const Corners &q, const cv::Mat &gray, double radius) {
     return convex(out) ? out : q;
 }
 
+// The median HSV saturation of the quad's interior, read from the colour planes (0 for gray).
+// Pages are printed on near-neutral paper; books, boxes and devices mostly are not.
+double interior_saturation(const Corners &q, const cfocal_image &image) {
+    if (image.format == CFOCAL_GRAY8) return 0;
+    auto planes = planes_of(image);
+    std::vector<double> values;
+    for (int u = 1; u < 8; ++u)
+        for (int v = 1; v < 8; ++v) {
+            double s = u / 8.0, t = v / 8.0;
+            cv::Point2d top = q[0] + (q[1] - q[0]) * s, bottom = q[3] + (q[2] - q[3]) * s;
+            cv::Point2d p = top + (bottom - top) * t;
+            int x = int(std::lround(p.x)), y = int(std::lround(p.y));
+            if (x < 0 || y < 0 || x >= image.width || y >= image.height) continue;
+            double b, g, r;
+            if (image.format == CFOCAL_YUV420P) {
+                double c = planes[0].at<uint8_t>(y, x) - 16.0, d = planes[1].at<uint8_t>(y / 2, x / 2) - 128.0,
+                       e = planes[2].at<uint8_t>(y / 2, x / 2) - 128.0;
+                r = 1.164 * c + 1.596 * e;
+                g = 1.164 * c - 0.392 * d - 0.813 * e;
+                b = 1.164 * c + 2.017 * d;
+            } else {
+                const uint8_t *pixel = planes[0].ptr<uint8_t>(y) + x * channels(image.format);
+                b = pixel[0];
+                g = pixel[1];
+                r = pixel[2];
+            }
+            double high = std::max({r, g, b}), low = std::min({r, g, b});
+            values.push_back(high > 8 ? (high - low) / high : 0);
+        }
+    if (values.empty()) return 0;
+    std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+    return values[values.size() / 2];
+}
+
 void write_quad(const Corners &q, double confidence, cfocal_quad &out) {
     for (int i = 0; i < 4; ++i) {
         out.x[i] = q[i].x;
@@ -460,12 +498,15 @@ cfocal_status cfocal_detect_quads(const cfocal_image *image, const cfocal_quad_o
         std::vector<Candidate> candidates;
         for (const auto &q : quads) {
             if (!acceptable_shape(q, o, shorter, small.size())) continue;
-            Support s = support(q, gx, gy, 28);
+            Support s = support(q, gx, gy, 28, std::max(0.0, (std::max(0.35, o.min_confidence) - 0.375) / 0.625));
             // A text block or a figure is darker inside than around it on every side; a page is
             // brighter than what it lies on along most of its outline.
             if (s.score < 0.35 || s.brighter_inside < 3) continue;
-            if (interior_brightness(q, smooth, bright_reference) < o.min_interior_brightness) continue;
-            candidates.push_back({q, s.score});
+            double brightness = interior_brightness(q, smooth, bright_reference);
+            if (brightness < o.min_interior_brightness) continue;
+            // Grey shapes need clearer edges than paper-white ones to count as documents.
+            double paper = std::min(1.0, std::max(0.0, (brightness - o.min_interior_brightness) / 0.2));
+            candidates.push_back({q, s.score * (0.85 + 0.15 * paper)});
         }
         std::sort(candidates.begin(), candidates.end(), [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
 
@@ -481,13 +522,18 @@ cfocal_status cfocal_detect_quads(const cfocal_image *image, const cfocal_quad_o
                 moved = false;
                 for (const auto &d : candidates) {
                     double a = area(c.corners), b = area(d.corners);
-                    if (b > 1.08 * a && d.score >= std::max(o.min_confidence, c.score - 0.08) &&
+                    if (b > 1.25 * a && d.score >= std::max(o.min_confidence, c.score - 0.08) &&
                         iou(c.corners, d.corners) * (a + b) / (1 + iou(c.corners, d.corners)) > 0.97 * a) {
                         c = d;
                         moved = true;
                         break;
                     }
                 }
+            }
+            if (o.max_interior_saturation < 1) {
+                Corners at_full;
+                for (int i = 0; i < 4; ++i) at_full[i] = (c.corners[i] + cv::Point2d(0.5, 0.5)) / scale - cv::Point2d(0.5, 0.5);
+                if (interior_saturation(at_full, *image) > o.max_interior_saturation) continue;
             }
             bool overlaps = false;
             for (const auto &k : kept)
@@ -498,7 +544,9 @@ cfocal_status cfocal_detect_quads(const cfocal_image *image, const cfocal_quad_o
         for (const auto &k : kept) {
             Corners q;
             for (int i = 0; i < 4; ++i) q[i] = (k.corners[i] + cv::Point2d(0.5, 0.5)) / scale - cv::Point2d(0.5, 0.5);
-            if (o.refine) q = refine(q, full, std::max(3.0, 1.5 / scale));
+            // Candidates are only as precise as the working image: search wide first, then fit again
+            // narrowly around the edges found.
+            if (o.refine) q = refine(refine(q, full, std::max(4.0, 2.5 / scale)), full, 2.5);
             write_quad(q, std::min(1.0, k.score), out[*count]);
             *count += 1;
         }

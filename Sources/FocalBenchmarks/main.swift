@@ -100,6 +100,40 @@ func videoBenchmark(sample: String, repeats: Int, rounds: Int) throws {
     }
 }
 
+/// Rectangle detection frames per second on one core, beside the textbook recipe, on decoded frames.
+func detectBenchmark(sample: String, rounds: Int) throws {
+    FocalRuntime.setOpenCVThreads(1)
+    defer { FocalRuntime.setOpenCVThreads(nil) }
+    let reader = try VideoReader(path: sample)
+    var frames: [Frame] = []
+    while let frame = try reader.read() { frames.append(frame) }
+    print(
+        "detect: \(sample), \(reader.width)x\(reader.height), \(frames.count) decoded frames, one OpenCV thread, median of \(rounds) rounds"
+    )
+    let low = try Detector(type: .rectangle, options: .init(accuracy: .low))
+    let high = try Detector(type: .rectangle, options: .init(accuracy: .high))
+    let runs: [(String, (Frame) throws -> Int)] = [
+        ("textbook recipe (Canny, contours, largest 4-gon)", { try TextbookRectangles.detect(in: $0).count }),
+        ("Focal .low", { try low.features(in: $0).count }),
+        ("Focal .high", { try high.features(in: $0).count }),
+    ]
+    var reference = 0.0
+    for (name, run) in runs {
+        var times: [Double] = []
+        var found = 0
+        for _ in 0..<rounds {
+            found = 0
+            times.append(try seconds { for frame in frames { found += try run(frame) } })
+        }
+        let fps = Double(frames.count) / median(times)
+        if reference == 0 { reference = fps }
+        print(
+            "  " + name.padding(toLength: 50, withPad: " ", startingAt: 0)
+                + fixed(fps).padding(toLength: 9, withPad: " ", startingAt: 0)
+                + "fps  (\(fixed(fps / reference, 2))× textbook)  found on \(found)/\(frames.count) frames")
+    }
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 func option(_ name: String, default value: Int) -> Int {
     guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count, let number = Int(arguments[index + 1]) else {
@@ -113,8 +147,12 @@ do {
         try videoBenchmark(
             sample: arguments.count > 1 ? arguments[1] : "Samples/Media/document.mp4",
             repeats: option("--repeat", default: 4), rounds: option("--rounds", default: 3))
+    case "detect":
+        try detectBenchmark(
+            sample: arguments.count > 1 ? arguments[1] : "Samples/Media/document.mp4",
+            rounds: option("--rounds", default: 3))
     default:
-        print("usage: focal-bench video SAMPLE.mp4 [--repeat N] [--rounds N]")
+        print("usage: focal-bench video|detect SAMPLE.mp4 [--repeat N] [--rounds N]")
         exit(2)
     }
 } catch {

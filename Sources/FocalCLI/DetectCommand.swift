@@ -2,9 +2,9 @@ import ArgumentParser
 import Focal
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 struct DetectCommand: ParsableCommand {
@@ -30,17 +30,23 @@ struct DetectCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Comma-separated feature types: rectangle, text, face, qr.", valueName: "types"))
     var types: String = "rectangle"
 
-    @Option(name: .customLong("max-features"), help: ArgumentHelp("At most this many features of each type per frame.", valueName: "n"))
+    @Option(
+        name: .customLong("max-features"),
+        help: ArgumentHelp("At most this many features of each type per frame.", valueName: "n"))
     var maxFeatures: Int = 1
 
     @Option(help: ArgumentHelp("low (fast, for live video) or high.", valueName: "accuracy"))
     var accuracy: DetectorOptions.Accuracy = .high
 
-    @Option(name: .customLong("min-confidence"), help: ArgumentHelp("Report only features at least this sure, 0…1.", valueName: "c"))
+    @Option(
+        name: .customLong("min-confidence"), help: ArgumentHelp("Report only features at least this sure, 0…1.", valueName: "c"))
     var minConfidence: Double = DetectorOptions().minimumConfidence
 
-    @Option(name: .customLong("min-brightness"),
-            help: ArgumentHelp("Ignore rectangles darker inside than this fraction of the frame's brightest part, 0…1 (0 finds dark ones).", valueName: "b"))
+    @Option(
+        name: .customLong("min-brightness"),
+        help: ArgumentHelp(
+            "Ignore rectangles darker inside than this fraction of the frame's brightest part, 0…1 (0 finds dark ones).",
+            valueName: "b"))
     var minBrightness: Double = DetectorOptions().minimumInteriorBrightness
 
     @Option(help: ArgumentHelp("Write JSON to this file, or - for standard output.", valueName: "path"))
@@ -91,8 +97,9 @@ struct DetectCommand: ParsableCommand {
 
     private func detect(types: [FeatureType]) throws(FocalError) -> DetectionReport {
         let isVideo = ImageFormat(path: input) == nil
-        var options = DetectorOptions(accuracy: accuracy, maximumFeatureCount: maxFeatures, minimumConfidence: minConfidence,
-                                      minimumInteriorBrightness: minBrightness)
+        var options = DetectorOptions(
+            accuracy: accuracy, maximumFeatureCount: maxFeatures, minimumConfidence: minConfidence,
+            minimumInteriorBrightness: minBrightness)
         options.tracking = isVideo
         var detectors: [Detector] = []
         for type in types { detectors.append(try Detector(type: type, options: options)) }
@@ -105,8 +112,9 @@ struct DetectCommand: ParsableCommand {
         if !isVideo {
             let frame = try Frame(contentsOf: input).oriented()
             let found = try features(in: frame)
-            return DetectionReport(source: name, width: frame.width, height: frame.height,
-                                   frames: found.isEmpty ? [] : [.init(index: 0, features: found)])
+            return DetectionReport(
+                source: name, width: frame.width, height: frame.height,
+                frames: found.isEmpty ? [] : [.init(index: 0, features: found)])
         }
         let reader = try VideoReader(path: input)
         var report = DetectionReport(source: name, width: reader.width, height: reader.height, frames: [])
@@ -124,7 +132,9 @@ struct DetectCommand: ParsableCommand {
         for frame in report.frames {
             for wrapped in frame.features {
                 let feature = wrapped.base
-                var columns = ["frame \(frame.index)", feature.type.rawValue, "confidence " + decimal(feature.confidence, places: 2)]
+                var columns = [
+                    "frame \(frame.index)", feature.type.rawValue, "confidence " + decimal(feature.confidence, places: 2),
+                ]
                 if let id = feature.trackingID { columns.append("track \(id)") }
                 switch feature {
                 case let r as RectangleFeature: columns.append(r.quad.corners.map(\.description).joined(separator: " "))
@@ -132,7 +142,9 @@ struct DetectCommand: ParsableCommand {
                     columns.append(q.quad.corners.map(\.description).joined(separator: " "))
                     columns.append("\"\(q.messageString ?? "")\"")
                 case let f as FaceFeature:
-                    columns.append("box \(decimal(f.bounds.x, places: 0)),\(decimal(f.bounds.y, places: 0)) \(decimal(f.bounds.width, places: 0))x\(decimal(f.bounds.height, places: 0))")
+                    columns.append(
+                        "box \(decimal(f.bounds.x, places: 0)),\(decimal(f.bounds.y, places: 0)) \(decimal(f.bounds.width, places: 0))x\(decimal(f.bounds.height, places: 0))"
+                    )
                 default: break
                 }
                 print("  " + columns.joined(separator: "  "))

@@ -4,7 +4,8 @@ import Focal
 public enum SyntheticBackground: Sendable, Hashable {
     /// Wood-like grain: a warm base, low-frequency blotches and streaks.
     case wood
-    /// A dark desk with objects on it (books, cards, a mug): edges that compete with the page's.
+    /// A dark desk with objects on it (books, devices, a mug), none as light as paper: edges that
+    /// compete with a page's without being documents themselves.
     case cluttered
     /// One flat colour.
     case plain(Color)
@@ -38,8 +39,9 @@ public enum SyntheticBackground: Sendable, Hashable {
                 let corners = [(-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2)].map { (dx, dy) in
                     Point(x: cx + dx * cos(angle) - dy * sin(angle), y: cy + dx * sin(angle) + dy * cos(angle))
                 }
+                // Books, devices, boxes: darker than paper, so that a page is the only document.
                 let color = Color(
-                    red: random.uniform(0.1...0.8), green: random.uniform(0.1...0.7), blue: random.uniform(0.1...0.7))
+                    red: random.uniform(0.08...0.55), green: random.uniform(0.08...0.5), blue: random.uniform(0.08...0.5))
                 try frame.fill(corners, color: color)
                 try frame.stroke(corners, color: color.withAlpha(1), lineWidth: 1)
             }

@@ -37,6 +37,9 @@ typedef enum {
 /* The message of the last failed call on this thread ("" if none). Valid until the next call. */
 const char *cfocal_last_error(void);
 
+/* Threads OpenCV may use inside one call (0: its default, one per core). Benchmarks set 1. */
+void cfocal_set_threads(int32_t threads);
+
 /* ---- images ----------------------------------------------------------------------------- */
 
 typedef enum {
@@ -185,6 +188,7 @@ typedef struct {
     double quadrature_tolerance;     /* largest deviation of an interior angle from 90°, degrees */
     double min_confidence;           /* 0…1 */
     double min_interior_brightness;  /* interior median over the frame's brightest 2 %, 0…1; 0 = any */
+    double max_interior_saturation;  /* interior median HSV saturation, 0…1, for colour frames; 1 = any */
     int32_t refine;                  /* fit each side at full resolution for sub-pixel corners */
     const struct cfocal_quad *priors; /* quads seen in the previous frame, tried as candidates too */
     int32_t prior_count;

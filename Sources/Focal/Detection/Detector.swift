@@ -24,8 +24,9 @@ public final class Detector {
         self.options = try options.validated()
         switch type {
         case .text:
-            throw FocalError(.unavailable, operation: "create text detector",
-                             reason: "text detection is not available in this version of Focal yet")
+            throw FocalError(
+                .unavailable, operation: "create text detector",
+                reason: "text detection is not available in this version of Focal yet")
         case .face:
             cascadeFolder = try HaarCascades.folder()
         case .rectangle, .qrCode:
@@ -74,22 +75,26 @@ public final class Detector {
 
 /// Where OpenCV's Haar cascades are installed.
 enum HaarCascades {
-    static let candidates = ["/usr/share/opencv4/haarcascades", "/usr/share/opencv/haarcascades",
-                             "/usr/local/share/opencv4/haarcascades"]
+    static let candidates = [
+        "/usr/share/opencv4/haarcascades", "/usr/share/opencv/haarcascades",
+        "/usr/local/share/opencv4/haarcascades",
+    ]
 
     static func folder() throws(FocalError) -> String {
         let file = "haarcascade_frontalface_default.xml"
         for folder in candidates where FileAccess.exists(folder + "/" + file) { return folder }
-        throw FocalError(.modelMissing, operation: "load the face model", path: candidates[0] + "/" + file,
-                         reason: "OpenCV's Haar cascades are not installed (apt-get install opencv-data)")
+        throw FocalError(
+            .modelMissing, operation: "load the face model", path: candidates[0] + "/" + file,
+            reason: "OpenCV's Haar cascades are not installed (apt-get install opencv-data)")
     }
 }
 
 enum RectangleSearch {
     static func run(_ frame: Frame, options: DetectorOptions, priors: [Quad] = []) throws(FocalError) -> [RectangleFeature] {
         let priorQuads = priors.map { q in
-            cfocal_quad(x: (q.topLeft.x, q.topRight.x, q.bottomRight.x, q.bottomLeft.x),
-                        y: (q.topLeft.y, q.topRight.y, q.bottomRight.y, q.bottomLeft.y), confidence: 0)
+            cfocal_quad(
+                x: (q.topLeft.x, q.topRight.x, q.bottomRight.x, q.bottomLeft.x),
+                y: (q.topLeft.y, q.topRight.y, q.bottomRight.y, q.bottomLeft.y), confidence: 0)
         }
         var results = [cfocal_quad](repeating: cfocal_quad(), count: options.maximumFeatureCount)
         var count: Int32 = 0
@@ -98,7 +103,8 @@ enum RectangleSearch {
                 working_size: options.accuracy == .low ? 320 : 640, max_results: Int32(options.maximumFeatureCount),
                 min_size: options.minimumSize, min_aspect_ratio: options.minimumAspectRatio,
                 max_aspect_ratio: options.maximumAspectRatio, quadrature_tolerance: options.quadratureTolerance,
-                min_confidence: options.minimumConfidence, min_interior_brightness: options.minimumInteriorBrightness, refine: 1, priors: priorBuffer.baseAddress,
+                min_confidence: options.minimumConfidence, min_interior_brightness: options.minimumInteriorBrightness,
+                max_interior_saturation: options.maximumInteriorSaturation, refine: 1, priors: priorBuffer.baseAddress,
                 prior_count: Int32(priorBuffer.count))
             try frame.withShimImage { (image) throws(FocalError) in
                 try check(cfocal_detect_quads(&image, &settings, &results, Int32(results.count), &count), "detect rectangles")
@@ -106,9 +112,11 @@ enum RectangleSearch {
         }
         return results.prefix(Int(count)).map { r in
             let x = [r.x.0, r.x.1, r.x.2, r.x.3], y = [r.y.0, r.y.1, r.y.2, r.y.3]
-            return RectangleFeature(quad: Quad(topLeft: Point(x: x[0], y: y[0]), topRight: Point(x: x[1], y: y[1]),
-                                               bottomRight: Point(x: x[2], y: y[2]), bottomLeft: Point(x: x[3], y: y[3])),
-                                    confidence: r.confidence)
+            return RectangleFeature(
+                quad: Quad(
+                    topLeft: Point(x: x[0], y: y[0]), topRight: Point(x: x[1], y: y[1]),
+                    bottomRight: Point(x: x[2], y: y[2]), bottomLeft: Point(x: x[3], y: y[3])),
+                confidence: r.confidence)
         }
     }
 }
@@ -123,8 +131,9 @@ enum QRCodeSearch {
         return results.prefix(Int(count)).map { r in
             let x = [r.x.0, r.x.1, r.x.2, r.x.3], y = [r.y.0, r.y.1, r.y.2, r.y.3]
             let message = withUnsafeBytes(of: r.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            return QRCodeFeature(quad: Quad(unordered: (0..<4).map { Point(x: x[$0], y: y[$0]) }),
-                                 messageString: message.isEmpty ? nil : message)
+            return QRCodeFeature(
+                quad: Quad(unordered: (0..<4).map { Point(x: x[$0], y: y[$0]) }),
+                messageString: message.isEmpty ? nil : message)
         }
     }
 }
@@ -135,15 +144,18 @@ enum FaceSearch {
         var count: Int32 = 0
         let minimumSide = options.minimumSize * Double(min(frame.width, frame.height))
         try frame.withShimImage { (image) throws(FocalError) in
-            try check(cfocal_detect_faces(&image, folder, minimumSide, options.accuracy == .high ? 1 : 0, &results,
-                                          Int32(results.count), &count), "detect faces", path: folder)
+            try check(
+                cfocal_detect_faces(
+                    &image, folder, minimumSide, options.accuracy == .high ? 1 : 0, &results,
+                    Int32(results.count), &count), "detect faces", path: folder)
         }
         return results.prefix(Int(count)).compactMap { r in
             guard r.confidence >= options.minimumConfidence * 0.5 else { return nil }
             func point(_ x: Double, _ y: Double) -> Point? { x.isNaN || y.isNaN ? nil : Point(x: x, y: y) }
-            return FaceFeature(bounds: Rect(x: r.x, y: r.y, width: r.width, height: r.height), confidence: r.confidence,
-                               leftEyePosition: point(r.eyes.0, r.eyes.1), rightEyePosition: point(r.eyes.2, r.eyes.3),
-                               mouthPosition: point(r.mouth.0, r.mouth.1))
+            return FaceFeature(
+                bounds: Rect(x: r.x, y: r.y, width: r.width, height: r.height), confidence: r.confidence,
+                leftEyePosition: point(r.eyes.0, r.eyes.1), rightEyePosition: point(r.eyes.2, r.eyes.3),
+                mouthPosition: point(r.mouth.0, r.mouth.1))
         }
     }
 }

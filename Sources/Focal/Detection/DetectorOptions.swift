@@ -42,13 +42,22 @@ public struct DetectorOptions: Sendable, Equatable {
     /// dark rectangles too. Focal's own option, not Vision's. Default 0.7.
     public var minimumInteriorBrightness: Double = 0.7
 
+    /// Rectangles whose interior is more colourful than this (median HSV saturation, 0…1) are
+    /// ignored: pages are printed on near-neutral paper, while books, boxes and devices mostly are
+    /// not. Measured only on colour frames. Lower it to reject tinted paper too; 1 accepts any
+    /// colour. Focal's own option. Default 0.35.
+    public var maximumInteriorSaturation: Double = 0.35
+
     /// Give each feature a `trackingID` that stays the same while the object stays in view
     /// (`CIDetectorTracking`). The detector then keeps state: use one detector per stream.
     public var tracking: Bool = false
 
-    public init(accuracy: Accuracy = .high, minimumAspectRatio: Double = 0.3, maximumAspectRatio: Double = 1.0,
-                minimumSize: Double = 0.15, maximumFeatureCount: Int = 1, quadratureTolerance: Double = 30,
-                minimumConfidence: Double = 0.6, minimumInteriorBrightness: Double = 0.7, tracking: Bool = false) {
+    public init(
+        accuracy: Accuracy = .high, minimumAspectRatio: Double = 0.3, maximumAspectRatio: Double = 1.0,
+        minimumSize: Double = 0.15, maximumFeatureCount: Int = 1, quadratureTolerance: Double = 30,
+        minimumConfidence: Double = 0.6, minimumInteriorBrightness: Double = 0.7, maximumInteriorSaturation: Double = 0.35,
+        tracking: Bool = false
+    ) {
         self.accuracy = accuracy
         self.minimumAspectRatio = minimumAspectRatio
         self.maximumAspectRatio = maximumAspectRatio
@@ -57,12 +66,14 @@ public struct DetectorOptions: Sendable, Equatable {
         self.quadratureTolerance = quadratureTolerance
         self.minimumConfidence = minimumConfidence
         self.minimumInteriorBrightness = minimumInteriorBrightness
+        self.maximumInteriorSaturation = maximumInteriorSaturation
         self.tracking = tracking
     }
 
     func validated() throws(FocalError) -> DetectorOptions {
         func bad(_ what: String) -> FocalError { FocalError(.invalidArgument, operation: "configure detector", reason: what) }
-        guard (0...1).contains(minimumAspectRatio), (0...1).contains(maximumAspectRatio), minimumAspectRatio <= maximumAspectRatio else {
+        guard (0...1).contains(minimumAspectRatio), (0...1).contains(maximumAspectRatio), minimumAspectRatio <= maximumAspectRatio
+        else {
             throw bad("aspect ratios must satisfy 0 ≤ minimum ≤ maximum ≤ 1")
         }
         guard (0...1).contains(minimumSize) else { throw bad("minimumSize must be 0…1") }
@@ -70,6 +81,7 @@ public struct DetectorOptions: Sendable, Equatable {
         guard (0...90).contains(quadratureTolerance) else { throw bad("quadratureTolerance must be 0…90 degrees") }
         guard (0...1).contains(minimumConfidence) else { throw bad("minimumConfidence must be 0…1") }
         guard (0...1).contains(minimumInteriorBrightness) else { throw bad("minimumInteriorBrightness must be 0…1") }
+        guard (0...1).contains(maximumInteriorSaturation) else { throw bad("maximumInteriorSaturation must be 0…1") }
         return self
     }
 }

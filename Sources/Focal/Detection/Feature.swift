@@ -111,8 +111,10 @@ public struct FaceFeature: Feature, Equatable, Hashable {
     public var rightEyePosition: Point?
     public var mouthPosition: Point?
 
-    public init(bounds: Rect, confidence: Double, trackingID: Int? = nil, leftEyePosition: Point? = nil,
-                rightEyePosition: Point? = nil, mouthPosition: Point? = nil) {
+    public init(
+        bounds: Rect, confidence: Double, trackingID: Int? = nil, leftEyePosition: Point? = nil,
+        rightEyePosition: Point? = nil, mouthPosition: Point? = nil
+    ) {
         self.bounds = bounds
         self.confidence = confidence
         self.trackingID = trackingID
@@ -216,14 +218,16 @@ extension Quad {
     /// A quad from the four corners of the predictions JSON (TL, TR, BR, BL).
     init(cornerArray: [Point]) throws {
         guard cornerArray.count == 4 else {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "a quad has 4 corners, not \(cornerArray.count)"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "a quad has 4 corners, not \(cornerArray.count)"))
         }
         self.init(topLeft: cornerArray[0], topRight: cornerArray[1], bottomRight: cornerArray[2], bottomLeft: cornerArray[3])
     }
 
     /// The quad of an axis-aligned rectangle.
     public init(_ rect: Rect) {
-        self.init(topLeft: Point(x: rect.minX, y: rect.minY), topRight: Point(x: rect.maxX, y: rect.minY),
-                  bottomRight: Point(x: rect.maxX, y: rect.maxY), bottomLeft: Point(x: rect.minX, y: rect.maxY))
+        self.init(
+            topLeft: Point(x: rect.minX, y: rect.minY), topRight: Point(x: rect.maxX, y: rect.minY),
+            bottomRight: Point(x: rect.maxX, y: rect.maxY), bottomLeft: Point(x: rect.minX, y: rect.maxY))
     }
 }

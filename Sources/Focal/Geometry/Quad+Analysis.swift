@@ -16,7 +16,8 @@ extension Quad {
         let c = corners
         return (0..<4).map { i in
             let a = c[(i + 3) % 4] - c[i], b = c[(i + 1) % 4] - c[i]
-            let cosine = (a.x * b.x + a.y * b.y) / max(1e-12, (a.x * a.x + a.y * a.y).squareRoot() * (b.x * b.x + b.y * b.y).squareRoot())
+            let cosine =
+                (a.x * b.x + a.y * b.y) / max(1e-12, (a.x * a.x + a.y * a.y).squareRoot() * (b.x * b.x + b.y * b.y).squareRoot())
             return acos(min(1, max(-1, cosine))) * 180 / .pi
         }
     }
@@ -35,14 +36,20 @@ extension Quad {
     /// The homography from this quad onto an upright `width × height` rectangle (corners at the
     /// pixel edges), as used to flatten a document.
     public func homographyToRectangle(width: Double, height: Double) throws(FocalError) -> Homography {
-        try Homography(from: corners, to: [Point(x: -0.5, y: -0.5), Point(x: width - 0.5, y: -0.5),
-                                           Point(x: width - 0.5, y: height - 0.5), Point(x: -0.5, y: height - 0.5)])
+        try Homography(
+            from: corners,
+            to: [
+                Point(x: -0.5, y: -0.5), Point(x: width - 0.5, y: -0.5),
+                Point(x: width - 0.5, y: height - 0.5), Point(x: -0.5, y: height - 0.5),
+            ])
     }
 
     /// The mean of the two horizontal sides and of the two vertical sides.
     public var averageSideLengths: (width: Double, height: Double) {
-        ((topLeft.distance(to: topRight) + bottomLeft.distance(to: bottomRight)) / 2,
-         (topLeft.distance(to: bottomLeft) + topRight.distance(to: bottomRight)) / 2)
+        (
+            (topLeft.distance(to: topRight) + bottomLeft.distance(to: bottomRight)) / 2,
+            (topLeft.distance(to: bottomLeft) + topRight.distance(to: bottomRight)) / 2
+        )
     }
 
     static func polygonArea(_ p: [Point]) -> Double {
@@ -83,7 +90,7 @@ extension Quad {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

@@ -1,0 +1,22 @@
+import CFocal
+
+/// The textbook document detector (resize to 500 px, blur, Canny 75/200, findContours, the largest
+/// contour that approxPolyDP reduces to four points), kept as the baseline Focal's own detector is
+/// measured against.
+public enum TextbookRectangles {
+    public static func detect(in frame: Frame) throws(FocalError) -> [RectangleFeature] {
+        var result = cfocal_quad()
+        var count: Int32 = 0
+        try frame.withShimImage { (image) throws(FocalError) in
+            try check(cfocal_detect_quads_textbook(&image, &result, &count), "detect rectangles (textbook)")
+        }
+        guard count > 0 else { return [] }
+        return [
+            RectangleFeature(
+                quad: Quad(
+                    topLeft: Point(x: result.x.0, y: result.y.0), topRight: Point(x: result.x.1, y: result.y.1),
+                    bottomRight: Point(x: result.x.2, y: result.y.2), bottomLeft: Point(x: result.x.3, y: result.y.3)),
+                confidence: 1)
+        ]
+    }
+}
