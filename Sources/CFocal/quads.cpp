@@ -461,18 +461,42 @@ cfocal_status cfocal_detect_quads(const cfocal_image *image, const cfocal_quad_o
         double min_side = std::max(8.0, o.min_size * shorter);
         double min_area = min_side * min_side * std::max(0.2, o.min_aspect_ratio) * 0.5;
 
-        // Candidate maps.
+        cv::Mat gx, gy;
+        cv::Sobel(smooth, gx, CV_16S, 1, 0);
+        cv::Sobel(smooth, gy, CV_16S, 0, 1);
+        double bright_reference = percentile(smooth, 0.98);
+        double give_up = std::max(0.0, (std::max(0.35, o.min_confidence) - 0.375) / 0.625);
+        std::vector<Candidate> candidates;
+        auto score_all = [&](const std::vector<Corners> &quads) {
+            for (const auto &q : quads) {
+                if (!acceptable_shape(q, o, shorter, small.size())) continue;
+                Support s = support(q, gx, gy, 28, give_up);
+                // A text block or a figure is darker inside than around it on every side; a page is
+                // brighter than what it lies on along most of its outline.
+                if (s.score < 0.35 || s.brighter_inside < 3) continue;
+                double brightness = interior_brightness(q, smooth, bright_reference);
+                if (brightness < o.min_interior_brightness) continue;
+                // Grey shapes need clearer edges than paper-white ones to count as documents.
+                double paper = std::min(1.0, std::max(0.0, (brightness - o.min_interior_brightness) / 0.2));
+                candidates.push_back({q, s.score * (0.85 + 0.15 * paper)});
+            }
+        };
+        auto best_score = [&] {
+            double best = 0;
+            for (const auto &c : candidates) best = std::max(best, c.score);
+            return best;
+        };
+
+        // Candidates from outlines: brightness thresholds and closed edge maps, and where documents
+        // were a frame ago.
         std::vector<Corners> quads;
-        cv::Mat binary, edges;
+        cv::Mat binary, edges, strong_edges;
         double otsu = cv::threshold(smooth, binary, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
         quads_from_mask(binary, min_area, quads);
         cv::Mat kernel = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
         for (double high : {otsu, otsu * 0.5}) {
             cv::Canny(smooth, edges, high * 0.5, high);
-            if (high < otsu) {
-                // Pages whose outline merges with other edges in every map still have straight sides.
-                quads_from_lines(long_lines(edges, min_side, o.working_size > 400 ? 14 : 10), min_side, small.size(), quads);
-            }
+            if (high == otsu) strong_edges = edges.clone();
             cv::dilate(edges, edges, kernel);
             quads_from_mask(edges, min_area, quads);
         }
@@ -480,8 +504,6 @@ cfocal_status cfocal_detect_quads(const cfocal_image *image, const cfocal_quad_o
         cv::threshold(smooth, binary, std::min(250.0, otsu + (255 - otsu) * 0.35), 255, cv::THRESH_BINARY);
         cv::morphologyEx(binary, binary, cv::MORPH_OPEN, kernel);
         quads_from_mask(binary, min_area, quads);
-
-        // Where documents were a frame ago is the best guess for where they are now.
         for (int i = 0; options->priors != nullptr && i < options->prior_count; ++i) {
             Corners q;
             for (int k = 0; k < 4; ++k)
@@ -489,24 +511,14 @@ cfocal_status cfocal_detect_quads(const cfocal_image *image, const cfocal_quad_o
                        cv::Point2d(0.5, 0.5);
             quads.push_back(q);
         }
+        score_all(quads);
 
-        // Score.
-        cv::Mat gx, gy;
-        cv::Sobel(smooth, gx, CV_16S, 1, 0);
-        cv::Sobel(smooth, gy, CV_16S, 0, 1);
-        double bright_reference = percentile(smooth, 0.98);
-        std::vector<Candidate> candidates;
-        for (const auto &q : quads) {
-            if (!acceptable_shape(q, o, shorter, small.size())) continue;
-            Support s = support(q, gx, gy, 28, std::max(0.0, (std::max(0.35, o.min_confidence) - 0.375) / 0.625));
-            // A text block or a figure is darker inside than around it on every side; a page is
-            // brighter than what it lies on along most of its outline.
-            if (s.score < 0.35 || s.brighter_inside < 3) continue;
-            double brightness = interior_brightness(q, smooth, bright_reference);
-            if (brightness < o.min_interior_brightness) continue;
-            // Grey shapes need clearer edges than paper-white ones to count as documents.
-            double paper = std::min(1.0, std::max(0.0, (brightness - o.min_interior_brightness) / 0.2));
-            candidates.push_back({q, s.score * (0.85 + 0.15 * paper)});
+        // Pages whose outline merges with other edges in every map still have straight sides. The
+        // line search costs more than everything above, so it runs only when no outline convinced.
+        if (best_score() < 0.85 || int(candidates.size()) < o.max_results) {
+            quads.clear();
+            quads_from_lines(long_lines(strong_edges, min_side, o.working_size > 400 ? 14 : 10), min_side, small.size(), quads);
+            score_all(quads);
         }
         std::sort(candidates.begin(), candidates.end(), [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
 
