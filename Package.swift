@@ -66,6 +66,7 @@ let package = Package(
         .executableTarget(name: "HelloSwift"),
         .executableTarget(name: "MakeSampleMedia", dependencies: ["Focal", "FocalSynthetic"], path: "Samples/MakeSampleMedia"),
         .executableTarget(name: "SharpnessOverlay", dependencies: ["Focal"], path: "Samples/SharpnessOverlay"),
+        .executableTarget(name: "FeatureDetector", dependencies: ["Focal"], path: "Samples/FeatureDetector"),
     ],
     cxxLanguageStandard: .cxx17
 )

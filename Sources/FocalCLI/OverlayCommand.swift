@@ -10,15 +10,18 @@ import Focal
 struct OverlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "overlay",
-        abstract: "Draw what Focal measures onto every frame and write the result.",
+        abstract: "Draw detected documents (and faces, QR codes) onto every frame and write the result.",
         discussion: """
-            Reads a video or an image and writes a copy with an overlay on each frame: the frame \
-            number, its time, and its sharpness (variance of the Laplacian) as a number and a bar. \
-            Video goes out as H.264 in .mp4 unless the output's extension or --codec says otherwise; \
-            an image goes out as an image. The output appears only when it is complete.
+            Reads a video or an image and writes a copy with an overlay on each frame: every \
+            detected feature as a translucent quad with its corners and a label (type, track, \
+            confidence), and in the corner the frame number, its time and its sharpness (variance \
+            of the Laplacian). Video goes out as H.264 in .mp4 unless the output's extension or \
+            --codec says otherwise; an image goes out as an image. The output appears only when \
+            it is complete.
 
             EXAMPLES
               focal overlay Samples/Media/document.mp4 -o out/overlay.mp4
+              focal overlay desk.mp4 -o desk-overlay.mp4 --types rectangle,qr --accuracy low
               focal overlay clip.mov -o clip-overlay.mkv --codec ffv1
               focal overlay photo.jpg -o photo-overlay.png
             """
@@ -29,6 +32,14 @@ struct OverlayCommand: ParsableCommand {
 
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write the result.", valueName: "path"))
     var output: String
+
+    @Option(
+        help: ArgumentHelp(
+            "Comma-separated feature types to detect: rectangle, face, qr (none: just the info).", valueName: "types"))
+    var types: String = "rectangle"
+
+    @Option(help: ArgumentHelp("low (fast) or high.", valueName: "accuracy"))
+    var accuracy: DetectorOptions.Accuracy = .high
 
     @Option(
         help: ArgumentHelp("Video codec: \(VideoCodec.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "codec"))
@@ -42,6 +53,31 @@ struct OverlayCommand: ParsableCommand {
 
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
+
+    func validate() throws {
+        _ = try featureTypes()
+    }
+
+    func featureTypes() throws -> [FeatureType] {
+        try types.split(separator: ",").compactMap { name in
+            let trimmed = String(name.filter { !$0.isWhitespace })
+            if trimmed == "none" { return nil }
+            guard let type = FeatureType(rawValue: trimmed) else {
+                throw ValidationError("unknown feature type '\(name)'; use rectangle, face, qr or none")
+            }
+            return type
+        }
+    }
+
+    func detectors(forVideo: Bool) throws(FocalError) -> [Detector] {
+        var detectors: [Detector] = []
+        for type in (try? featureTypes()) ?? [] {
+            detectors.append(
+                try Detector(type: type, options: DetectorOptions(accuracy: accuracy, maximumFeatureCount: 4, tracking: forVideo))
+            )
+        }
+        return detectors
+    }
 
     func run() throws {
         do {
@@ -57,8 +93,8 @@ struct OverlayCommand: ParsableCommand {
     }
 
     private func overlayImage() throws(FocalError) {
-        var frame = try Frame(contentsOf: input)
-        try annotate(&frame, index: nil)
+        var frame = try Frame(contentsOf: input).oriented()
+        try annotate(&frame, index: nil, detectors: try detectors(forVideo: false))
         try frame.write(to: output)
         if !quiet { print("wrote \(output) (\(frame.width)x\(frame.height))") }
     }
@@ -69,12 +105,13 @@ struct OverlayCommand: ParsableCommand {
             path: output, width: reader.width, height: reader.height,
             framesPerSecond: reader.framesPerSecond > 0 ? reader.framesPerSecond : 30,
             settings: .init(codec: codec, preset: preset, quality: quality))
+        let detectors = try detectors(forVideo: true)
         let clock = ContinuousClock()
         let start = clock.now
         var sharpest: (index: Int, score: Double)?
         while var frame = try reader.read() {
             let index = reader.framesRead - 1
-            let score = try annotate(&frame, index: index)
+            let score = try annotate(&frame, index: index, detectors: detectors)
             if score > (sharpest?.score ?? -1) { sharpest = (index, score) }
             try writer.append(frame)
         }
@@ -89,10 +126,13 @@ struct OverlayCommand: ParsableCommand {
         }
     }
 
-    /// Draws the frame's number, time and sharpness; returns the sharpness.
+    /// Draws the detected features and the frame's number, time and sharpness; returns the sharpness.
     @discardableResult
-    private func annotate(_ frame: inout Frame, index: Int?) throws(FocalError) -> Double {
+    private func annotate(_ frame: inout Frame, index: Int?, detectors: [Detector]) throws(FocalError) -> Double {
         let score = try Sharpness.laplacian(of: frame).variance
+        var features: [any Feature] = []
+        for detector in detectors { features += try detector.features(in: frame) }
+        try OverlayRenderer().draw(features, on: &frame)
         let scale = max(1, Double(frame.height) / 720)
         var text = "sharpness \(decimal(score, places: 1))"
         if let index { text = "frame \(index)  " + (frame.timestamp.map { decimal($0, places: 2) + " s  " } ?? "") + text }

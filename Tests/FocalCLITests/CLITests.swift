@@ -118,3 +118,50 @@ final class Scratch {
         #expect(scratch.contents == ["garbage.mp4", "ok.mp4"], "no output or temporary file left: \(scratch.contents)")
     }
 }
+
+@Suite struct DetectCLITests {
+    @Test func detectWritesThePredictionsSchema() throws {
+        let scratch = Scratch()
+        let clip = try SyntheticClip(width: 640, height: 360, frameCount: 10, sharpestFrame: 6, firstPageFrame: 3, seed: 12)
+        let input = scratch.path + "/clip.mp4", output = scratch.path + "/clip.json"
+        let writer = try VideoWriter(path: input, width: 640, height: 360, framesPerSecond: 30)
+        for index in 0..<clip.frameCount { try writer.append(try clip.scene(at: index).frame) }
+        try writer.finish()
+
+        let run = try CLIRun(["detect", input, "--json", output])
+        #expect(run.status == 0, "\(run.error)")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as! [String: Any]
+        #expect(json["source"] as? String == "clip.mp4")
+        #expect(json["width"] as? Int == 640 && json["height"] as? Int == 360)
+        #expect(json["documents"] is [Any])
+        let frames = try #require(json["frames"] as? [[String: Any]])
+        #expect(frames.map { $0["index"] as! Int } == Array(3..<10), "frames without a page are left out")
+        for frame in frames {
+            let index = frame["index"] as! Int
+            let feature = try #require((frame["features"] as? [[String: Any]])?.first)
+            #expect(feature["type"] as? String == "rectangle")
+            #expect(feature["trackID"] as? Int == 1)
+            let corners = try #require(feature["corners"] as? [[Double]])
+            let truth = try #require(clip.corners(at: index))
+            for (found, expected) in zip(corners, truth.corners) {
+                #expect(
+                    abs(found[0] - expected.x) < 3 && abs(found[1] - expected.y) < 3, "frame \(index): \(found) vs \(expected)")
+            }
+        }
+    }
+
+    @Test func detectPrintsATableAndRejectsBadTypes() throws {
+        let scratch = Scratch()
+        let scene = try SyntheticScene(
+            background: try SyntheticBackground.wood.render(width: 640, height: 360, seed: 2),
+            page: try SyntheticPage(width: 425, height: 550, seed: 2),
+            corners: SyntheticScene.corners(frameWidth: 640, frameHeight: 360, center: Point(x: 320, y: 180), fill: 0.8))
+        try scene.frame.write(to: scratch.path + "/page.png")
+        let table = try CLIRun(["detect", scratch.path + "/page.png"])
+        #expect(table.status == 0)
+        #expect(table.output.contains("rectangle"), "\(table.output)")
+        let bad = try CLIRun(["detect", scratch.path + "/page.png", "--types", "rectangle,unicorn"])
+        #expect(bad.status == 2)
+        #expect(bad.error.contains("unicorn"))
+    }
+}

@@ -61,7 +61,7 @@ public final class Detector {
             quads = []
         }
         if options.tracking {
-            tracker.assign(&found, quads: quads)
+            tracker.assign(&found, quads: &quads, acquisition: options.acquisitionConfidence)
             previousQuads = quads
         }
         return found

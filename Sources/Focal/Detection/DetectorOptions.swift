@@ -48,6 +48,12 @@ public struct DetectorOptions: Sendable, Equatable {
     /// colour. Focal's own option. Default 0.35.
     public var maximumInteriorSaturation: Double = 0.35
 
+    /// With ``tracking`` on, a feature that would start a new track must reach this confidence; one
+    /// that continues a track needs only ``minimumConfidence``. Raising it makes new documents wait
+    /// for clearer evidence (a frame or two later) and suppresses shapes that flicker into view for
+    /// a single frame. Default 0.8.
+    public var acquisitionConfidence: Double = 0.8
+
     /// Give each feature a `trackingID` that stays the same while the object stays in view
     /// (`CIDetectorTracking`). The detector then keeps state: use one detector per stream.
     public var tracking: Bool = false
@@ -56,7 +62,7 @@ public struct DetectorOptions: Sendable, Equatable {
         accuracy: Accuracy = .high, minimumAspectRatio: Double = 0.3, maximumAspectRatio: Double = 1.0,
         minimumSize: Double = 0.15, maximumFeatureCount: Int = 1, quadratureTolerance: Double = 30,
         minimumConfidence: Double = 0.6, minimumInteriorBrightness: Double = 0.7, maximumInteriorSaturation: Double = 0.35,
-        tracking: Bool = false
+        acquisitionConfidence: Double = 0.8, tracking: Bool = false
     ) {
         self.accuracy = accuracy
         self.minimumAspectRatio = minimumAspectRatio
@@ -67,6 +73,7 @@ public struct DetectorOptions: Sendable, Equatable {
         self.minimumConfidence = minimumConfidence
         self.minimumInteriorBrightness = minimumInteriorBrightness
         self.maximumInteriorSaturation = maximumInteriorSaturation
+        self.acquisitionConfidence = acquisitionConfidence
         self.tracking = tracking
     }
 
@@ -82,6 +89,7 @@ public struct DetectorOptions: Sendable, Equatable {
         guard (0...1).contains(minimumConfidence) else { throw bad("minimumConfidence must be 0…1") }
         guard (0...1).contains(minimumInteriorBrightness) else { throw bad("minimumInteriorBrightness must be 0…1") }
         guard (0...1).contains(maximumInteriorSaturation) else { throw bad("maximumInteriorSaturation must be 0…1") }
+        guard (0...1).contains(acquisitionConfidence) else { throw bad("acquisitionConfidence must be 0…1") }
         return self
     }
 }

@@ -18,8 +18,11 @@ struct FeatureTracker: Sendable {
     private var tracks: [Track] = []
     private var nextID = 1
 
-    mutating func assign(_ features: inout [any Feature], quads: [Quad]) {
+    /// Gives each feature an ID. A feature that matches no track starts one only if its confidence
+    /// reaches `acquisition`; otherwise it is removed from features (and quads).
+    mutating func assign(_ features: inout [any Feature], quads: inout [Quad], acquisition: Double = 0) {
         var used = Set<Int>()
+        var dropped: [Int] = []
         for index in features.indices {
             var best: (track: Int, overlap: Double)?
             for (t, track) in tracks.enumerated() where !used.contains(t) {
@@ -31,12 +34,18 @@ struct FeatureTracker: Sendable {
                 tracks[best.track].quad = quads[index]
                 tracks[best.track].missed = 0
                 features[index].trackingID = tracks[best.track].id
+            } else if features[index].confidence < acquisition {
+                dropped.append(index)
             } else {
                 tracks.append(Track(id: nextID, quad: quads[index], missed: 0))
                 used.insert(tracks.count - 1)
                 features[index].trackingID = nextID
                 nextID += 1
             }
+        }
+        for index in dropped.reversed() {
+            features.remove(at: index)
+            quads.remove(at: index)
         }
         for t in tracks.indices where !used.contains(t) { tracks[t].missed += 1 }
         tracks.removeAll { $0.missed > maximumMissedFrames }

@@ -1,0 +1,46 @@
+import Testing
+
+@testable import Focal
+
+@Suite struct TrackerTests {
+    func feature(_ x: Double, confidence: Double) -> (any Feature, Quad) {
+        let quad = Quad(Rect(x: x, y: 0, width: 100, height: 140))
+        return (RectangleFeature(quad: quad, confidence: confidence), quad)
+    }
+
+    @Test func newTracksNeedTheAcquisitionConfidenceContinuingOnesDoNot() {
+        var tracker = FeatureTracker()
+        var (features, quads): ([any Feature], [Quad]) = ([feature(0, confidence: 0.7).0], [feature(0, confidence: 0.7).1])
+        tracker.assign(&features, quads: &quads, acquisition: 0.8)
+        #expect(features.isEmpty, "a weak new shape does not start a track")
+
+        features = [feature(0, confidence: 0.9).0]
+        quads = [feature(0, confidence: 0.9).1]
+        tracker.assign(&features, quads: &quads, acquisition: 0.8)
+        let id = features.first?.trackingID
+        #expect(id != nil)
+
+        features = [feature(5, confidence: 0.65).0]
+        quads = [feature(5, confidence: 0.65).1]
+        tracker.assign(&features, quads: &quads, acquisition: 0.8)
+        #expect(features.first?.trackingID == id, "a weaker frame of the same document keeps its track")
+    }
+
+    @Test func tracksSurviveShortGapsAndSplitForTwoDocuments() {
+        var tracker = FeatureTracker()
+        var features: [any Feature] = [feature(0, confidence: 1).0, feature(400, confidence: 1).0]
+        var quads = [feature(0, confidence: 1).1, feature(400, confidence: 1).1]
+        tracker.assign(&features, quads: &quads)
+        let ids = features.compactMap(\.trackingID)
+        #expect(Set(ids).count == 2)
+        for _ in 0..<3 {
+            var none: [any Feature] = []
+            var noQuads: [Quad] = []
+            tracker.assign(&none, quads: &noQuads)
+        }
+        var again: [any Feature] = [feature(402, confidence: 1).0]
+        var againQuads = [feature(402, confidence: 1).1]
+        tracker.assign(&again, quads: &againQuads)
+        #expect(again.first?.trackingID == ids[1], "three missed frames do not renumber a document")
+    }
+}
