@@ -29,3 +29,5 @@ echo "  shared libraries loaded by focal: $(ldd $bin/focal | wc -l)"
 echo
 
 $bin/FocalBenchmarks video Samples/Media/document.mp4 "$@"
+echo
+$bin/FocalBenchmarks detect Samples/Media/document.mp4

@@ -134,6 +134,22 @@ func detectBenchmark(sample: String, rounds: Int) throws {
     }
 }
 
+/// Predictions JSON from the textbook recipe, for scoring it beside Focal with ../shared/eval.
+func textbookPredictions(video: String, output: String) throws {
+    let reader = try VideoReader(path: video)
+    var frames: [[String: Any]] = []
+    var index = 0
+    while let frame = try reader.read() {
+        if let quad = try TextbookRectangles.detect(in: frame).first?.quad {
+            frames.append(["index": index, "features": [["type": "rectangle", "corners": quad.corners.map { [$0.x, $0.y] }]]])
+        }
+        index += 1
+    }
+    let json: [String: Any] = ["source": URL(fileURLWithPath: video).lastPathComponent, "width": reader.width,
+                               "height": reader.height, "frames": frames]
+    try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: output))
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 func option(_ name: String, default value: Int) -> Int {
     guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count, let number = Int(arguments[index + 1]) else {
@@ -147,12 +163,14 @@ do {
         try videoBenchmark(
             sample: arguments.count > 1 ? arguments[1] : "Samples/Media/document.mp4",
             repeats: option("--repeat", default: 4), rounds: option("--rounds", default: 3))
+    case "textbook":
+        try textbookPredictions(video: arguments[1], output: arguments[2])
     case "detect":
         try detectBenchmark(
             sample: arguments.count > 1 ? arguments[1] : "Samples/Media/document.mp4",
             rounds: option("--rounds", default: 3))
     default:
-        print("usage: focal-bench video|detect SAMPLE.mp4 [--repeat N] [--rounds N]")
+        print("usage: focal-bench video|detect SAMPLE.mp4 [--repeat N] [--rounds N] | textbook VIDEO OUT.json")
         exit(2)
     }
 } catch {
