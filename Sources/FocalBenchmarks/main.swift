@@ -145,8 +145,10 @@ func textbookPredictions(video: String, output: String) throws {
         }
         index += 1
     }
-    let json: [String: Any] = ["source": URL(fileURLWithPath: video).lastPathComponent, "width": reader.width,
-                               "height": reader.height, "frames": frames]
+    let json: [String: Any] = [
+        "source": URL(fileURLWithPath: video).lastPathComponent, "width": reader.width,
+        "height": reader.height, "frames": frames,
+    ]
     try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: output))
 }
 

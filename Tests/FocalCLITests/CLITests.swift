@@ -37,6 +37,13 @@ struct CLIRun {
     }
 }
 
+/// Renders clip into an H.264 file at path.
+func writeClip(_ clip: SyntheticClip, to path: String) throws {
+    let writer = try VideoWriter(path: path, width: clip.width, height: clip.height, framesPerSecond: clip.framesPerSecond)
+    for index in 0..<clip.frameCount { try writer.append(try clip.scene(at: index).frame) }
+    try writer.finish()
+}
+
 final class Scratch {
     let path = NSTemporaryDirectory() + "focal-cli-" + UUID().uuidString
     init() { try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
@@ -56,11 +63,9 @@ final class Scratch {
 
     @Test func overlayWritesEveryFrameWithTheLabel() throws {
         let scratch = Scratch()
-        let clip = try SyntheticClip(width: 320, height: 180, frameCount: 12, sharpestFrame: 8, seed: 3)
+        let clip = try SyntheticClip(width: 320, height: 180, frameCount: 12, framesPerSecond: 24, sharpestFrame: 8, seed: 3)
         let input = scratch.path + "/in.mp4", output = scratch.path + "/out.mp4"
-        let writer = try VideoWriter(path: input, width: 320, height: 180, framesPerSecond: 24)
-        for index in 0..<clip.frameCount { try writer.append(try clip.scene(at: index).frame) }
-        try writer.finish()
+        try writeClip(clip, to: input)
 
         let run = try CLIRun(["overlay", input, "-o", output])
         #expect(run.status == 0, "\(run.error)")
@@ -124,9 +129,7 @@ final class Scratch {
         let scratch = Scratch()
         let clip = try SyntheticClip(width: 640, height: 360, frameCount: 10, sharpestFrame: 6, firstPageFrame: 3, seed: 12)
         let input = scratch.path + "/clip.mp4", output = scratch.path + "/clip.json"
-        let writer = try VideoWriter(path: input, width: 640, height: 360, framesPerSecond: 30)
-        for index in 0..<clip.frameCount { try writer.append(try clip.scene(at: index).frame) }
-        try writer.finish()
+        try writeClip(clip, to: input)
 
         let run = try CLIRun(["detect", input, "--json", output])
         #expect(run.status == 0, "\(run.error)")

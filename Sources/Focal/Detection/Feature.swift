@@ -21,8 +21,21 @@ public protocol Feature: Sendable, Codable {
     var trackingID: Int? { get set }
 }
 
+/// A feature outlined by four corners in perspective: documents, text, QR codes.
+public protocol QuadFeature: Feature {
+    var quad: Quad { get }
+}
+
+extension QuadFeature {
+    public var topLeft: Point { quad.topLeft }
+    public var topRight: Point { quad.topRight }
+    public var bottomRight: Point { quad.bottomRight }
+    public var bottomLeft: Point { quad.bottomLeft }
+    public var bounds: Rect { quad.bounds }
+}
+
 /// A document, card, screen or sign: four corners in perspective.
-public struct RectangleFeature: Feature, Equatable, Hashable {
+public struct RectangleFeature: QuadFeature, Equatable, Hashable {
     public var type: FeatureType { .rectangle }
     public var quad: Quad
     public var confidence: Double
@@ -33,12 +46,6 @@ public struct RectangleFeature: Feature, Equatable, Hashable {
         self.confidence = confidence
         self.trackingID = trackingID
     }
-
-    public var topLeft: Point { quad.topLeft }
-    public var topRight: Point { quad.topRight }
-    public var bottomRight: Point { quad.bottomRight }
-    public var bottomLeft: Point { quad.bottomLeft }
-    public var bounds: Rect { quad.bounds }
 
     enum CodingKeys: String, CodingKey { case type, corners, confidence, trackID }
 
@@ -59,7 +66,7 @@ public struct RectangleFeature: Feature, Equatable, Hashable {
 }
 
 /// A line of text (or, as a sub-feature, a word or a character), following the text's slant.
-public struct TextFeature: Feature, Equatable, Hashable {
+public struct TextFeature: QuadFeature, Equatable, Hashable {
     public var type: FeatureType { .text }
     public var quad: Quad
     public var confidence: Double
@@ -73,12 +80,6 @@ public struct TextFeature: Feature, Equatable, Hashable {
         self.trackingID = trackingID
         self.subFeatures = subFeatures
     }
-
-    public var topLeft: Point { quad.topLeft }
-    public var topRight: Point { quad.topRight }
-    public var bottomRight: Point { quad.bottomRight }
-    public var bottomLeft: Point { quad.bottomLeft }
-    public var bounds: Rect { quad.bounds }
 
     enum CodingKeys: String, CodingKey { case type, corners, confidence, trackID, subFeatures }
 
@@ -153,7 +154,7 @@ public struct FaceFeature: Feature, Equatable, Hashable {
 }
 
 /// A QR code: its corners and, when it could be read, its message.
-public struct QRCodeFeature: Feature, Equatable, Hashable {
+public struct QRCodeFeature: QuadFeature, Equatable, Hashable {
     public var type: FeatureType { .qrCode }
     public var quad: Quad
     /// The decoded text, or nil if the code was located but not read.
@@ -167,12 +168,6 @@ public struct QRCodeFeature: Feature, Equatable, Hashable {
         self.confidence = confidence
         self.trackingID = trackingID
     }
-
-    public var topLeft: Point { quad.topLeft }
-    public var topRight: Point { quad.topRight }
-    public var bottomRight: Point { quad.bottomRight }
-    public var bottomLeft: Point { quad.bottomLeft }
-    public var bounds: Rect { quad.bounds }
 
     enum CodingKeys: String, CodingKey { case type, corners, message, confidence, trackID }
 

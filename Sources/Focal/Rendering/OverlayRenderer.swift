@@ -31,11 +31,12 @@ public struct OverlayRenderer: Sendable {
         for (index, feature) in features.enumerated() {
             let corners: [Point]
             let color: Color
-            switch feature {
-            case let r as RectangleFeature: (corners, color) = (r.quad.corners, style.rectangleColor)
-            case let t as TextFeature: (corners, color) = (t.quad.corners, style.textColor)
-            case let q as QRCodeFeature: (corners, color) = (q.quad.corners, style.qrCodeColor)
-            default: (corners, color) = (Quad(feature.bounds).corners, style.faceColor)
+            corners = (feature as? any QuadFeature)?.quad.corners ?? Quad(feature.bounds).corners
+            switch feature.type {
+            case .rectangle: color = style.rectangleColor
+            case .text: color = style.textColor
+            case .qrCode: color = style.qrCodeColor
+            case .face: color = style.faceColor
             }
             if style.fillOpacity > 0 { try frame.fill(corners, color: color.withAlpha(style.fillOpacity)) }
             try frame.stroke(corners, color: Color(white: 0, alpha: 0.45), lineWidth: (style.lineWidth + 2) * scale)
