@@ -49,6 +49,9 @@ struct DetectCommand: ParsableCommand {
             valueName: "b"))
     var minBrightness: Double = DetectorOptions().minimumInteriorBrightness
 
+    @Option(help: ArgumentHelp("How documents' best frames are chosen: noise-resistant (default) or plain (Apple's measure).", valueName: "mode"))
+    var sharpness: SharpnessMode = .noiseResistant
+
     @Option(help: ArgumentHelp("Write JSON to this file, or - for standard output.", valueName: "path"))
     var json: String?
 
@@ -116,13 +119,27 @@ struct DetectCommand: ParsableCommand {
                 source: name, width: frame.width, height: frame.height,
                 frames: found.isEmpty ? [] : [.init(index: 0, features: found)])
         }
+        // In a video, documents go through a DocumentScanner: tracked, with each one's sharpest frame.
+        let scanner = types.contains(.rectangle) ? try DocumentScanner(detector: options, sharpness: sharpness.options) : nil
+        let others = zip(types, detectors).filter { $0.0 != .rectangle }.map(\.1)
         let reader = try VideoReader(path: input)
         var report = DetectionReport(source: name, width: reader.width, height: reader.height, frames: [])
+        var scans: [DocumentScan] = []
         var index = 0
         while let frame = try reader.read() {
-            let found = try features(in: frame)
+            var found: [AnyFeature] = []
+            if let scanner {
+                let step = try scanner.process(frame)
+                found += step.documents.map(AnyFeature.init)
+                scans += step.finished
+            }
+            for detector in others { found += try detector.features(in: frame).map(AnyFeature.init) }
             if !found.isEmpty { report.frames.append(.init(index: index, features: found)) }
             index += 1
+        }
+        scans += scanner?.finish() ?? []
+        report.documents = scans.sorted { $0.trackingID < $1.trackingID }.map {
+            .init(trackID: $0.trackingID, bestFrame: $0.bestFrame, firstFrame: $0.firstFrame, lastFrame: $0.lastFrame)
         }
         return report
     }
@@ -175,3 +192,11 @@ struct DetectionReport: Encodable {
 }
 
 extension DetectorOptions.Accuracy: ExpressibleByArgument {}
+
+/// The sharpness measures the CLI offers.
+enum SharpnessMode: String, ExpressibleByArgument, CaseIterable {
+    case plain
+    case noiseResistant = "noise-resistant"
+
+    var options: SharpnessOptions { self == .plain ? .plain : .noiseResistant }
+}

@@ -173,8 +173,17 @@ cfocal_status cfocal_homography_from_quads(const double src[8], const double dst
 /* ---- sharpness -------------------------------------------------------------------------- */
 
 /* Mean and variance of the 3×3 Laplacian [-1 -1 -1; -1 8 -1; -1 -1 -1] over the interior of a
- * gray8 image (or the Y plane of YUV420P). */
+ * gray8 image (or the Y plane of YUV420P), in one pass with vector instructions. */
 cfocal_status cfocal_laplacian_variance(const cfocal_image *gray, double *mean, double *variance);
+/* The same figures by OpenCV's idiom (filter2D to CV_64F, then meanStdDev): the reference the
+ * benchmarks and tests hold the fast version to. */
+cfocal_status cfocal_laplacian_variance_reference(const cfocal_image *gray, double *mean, double *variance);
+/* |Laplacian| of a gray image, clipped to 0…255 and lifted by a gamma curve (out = 255 (v/255)^gamma),
+ * as Apple's sharpest-image sample shows it. dst: gray8 of the same size. */
+cfocal_status cfocal_laplacian_image(const cfocal_image *gray, const cfocal_image *dst, double gamma);
+/* Maps the quad (TL, TR, BR, BL; x, y pairs) of src onto the whole of dst (any size, same format):
+ * the perspective-corrected view of a document. */
+cfocal_status cfocal_rectify_quad(const cfocal_image *src, const double quad[8], const cfocal_image *dst);
 
 /* ---- quadrilaterals (documents, rectangles) --------------------------------------------- */
 /* In C++ because every stage is an OpenCV primitive (Canny, contours, Sobel, line fitting). */

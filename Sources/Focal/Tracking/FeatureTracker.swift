@@ -8,6 +8,11 @@ struct FeatureTracker: Sendable {
     var minimumOverlap = 0.3
     /// Raising it bridges longer gaps, at the risk of giving an old ID to a new object.
     var maximumMissedFrames = 8
+    /// The overlap needed to resume a track after missed frames. Raising it splits more readily
+    /// when one document replaces another in the same place.
+    var minimumOverlapAfterGap = 0.5
+    /// The smaller area over the larger, below which two sightings are different objects.
+    var minimumAreaRatio = 0.6
 
     private struct Track {
         var id: Int
@@ -26,8 +31,13 @@ struct FeatureTracker: Sendable {
         for index in features.indices {
             var best: (track: Int, overlap: Double)?
             for (t, track) in tracks.enumerated() where !used.contains(t) {
+                // One document does not change size much between sightings; a new one put down in
+                // the same place usually does. After a gap, ask for a closer match.
+                let areas = (track.quad.area, quads[index].area)
+                guard min(areas.0, areas.1) >= minimumAreaRatio * max(areas.0, areas.1) else { continue }
                 let overlap = track.quad.intersectionOverUnion(with: quads[index])
-                if overlap >= minimumOverlap, overlap > (best?.overlap ?? 0) { best = (t, overlap) }
+                let needed = track.missed > 0 ? max(minimumOverlap, minimumOverlapAfterGap) : minimumOverlap
+                if overlap >= needed, overlap > (best?.overlap ?? 0) { best = (t, overlap) }
             }
             if let best {
                 used.insert(best.track)

@@ -1,0 +1,98 @@
+/// A document seen in a stream, from its first frame to its last, with its sharpest frame.
+public struct DocumentScan: Sendable {
+    public var trackingID: Int
+    public var firstFrame: Int
+    public var lastFrame: Int
+    /// The index of the frame where the document was sharpest (measured inside the document).
+    public var bestFrame: Int
+    public var sharpness: SharpnessScore
+    /// The document's corners in the best frame.
+    public var quad: Quad
+    /// The best frame as it was read.
+    public var frame: Frame
+
+    /// The document perspective-corrected: at its true proportions (estimated from the camera
+    /// geometry, see ``Quad/estimatedAspectRatio(principalPoint:)``) and at the source's full
+    /// resolution (no side of the page shrinks), in BGR (gray for gray sources).
+    public func flattened() throws(FocalError) -> Frame {
+        let aspect = quad.estimatedAspectRatio(principalPoint: Point(x: Double(frame.width - 1) / 2, y: Double(frame.height - 1) / 2))
+        let c = quad.corners
+        let longestHorizontal = max(c[0].distance(to: c[1]), c[3].distance(to: c[2]))
+        let longestVertical = max(c[0].distance(to: c[3]), c[1].distance(to: c[2]))
+        var height = longestVertical, width = height * aspect
+        if width < longestHorizontal {
+            width = longestHorizontal
+            height = width / aspect
+        }
+        return try frame.rectified(quad, width: max(8, Int(width.rounded())), height: max(8, Int(height.rounded())))
+    }
+}
+
+/// Finds documents in a stream of frames, follows each with a stable tracking ID, and keeps the
+/// sharpest frame of each, measured inside the document so that a sharp background does not
+/// count. A document is reported when it leaves view (no sighting for ``maximumMissedFrames``
+/// frames) or when the stream ends.
+///
+/// ```swift
+/// let scanner = try DocumentScanner()
+/// while let frame = try reader.read() {
+///     for scan in try scanner.process(frame).finished { try scan.flattened().write(to: "doc\(scan.trackingID).png") }
+/// }
+/// for scan in scanner.finish() { … }
+/// ```
+public final class DocumentScanner {
+    public let sharpness: SharpnessOptions
+    /// Frames a document may go unseen (detection blinks, a hand passes over it) before it counts
+    /// as gone. Raising it bridges longer gaps and reports documents later.
+    public let maximumMissedFrames: Int
+    private let detector: Detector
+    private var open: [Int: DocumentScan] = [:]
+    private var frameIndex = 0
+
+    /// - Parameters:
+    ///   - detector: rectangle options; tracking is switched on. Default: up to two documents.
+    ///   - sharpness: how frames are compared; the default resists sensor noise and compression.
+    public init(detector options: DetectorOptions = DetectorOptions(maximumFeatureCount: 2), sharpness: SharpnessOptions = .noiseResistant,
+                maximumMissedFrames: Int = 8) throws(FocalError) {
+        var tracked = options
+        tracked.tracking = true
+        detector = try Detector(type: .rectangle, options: tracked)
+        self.sharpness = sharpness
+        self.maximumMissedFrames = maximumMissedFrames
+    }
+
+    /// Detects documents in the next frame. Returns them (with tracking IDs) and the documents that
+    /// have just left view.
+    public func process(_ frame: Frame) throws(FocalError) -> (documents: [RectangleFeature], finished: [DocumentScan]) {
+        let index = frameIndex
+        frameIndex += 1
+        let documents = try detector.rectangles(in: frame)
+        for document in documents {
+            guard let id = document.trackingID else { continue }
+            let score = try Sharpness.measure(frame, inside: document.quad, options: sharpness)
+            if var scan = open[id] {
+                scan.lastFrame = index
+                if score > scan.sharpness {
+                    scan.bestFrame = index
+                    scan.sharpness = score
+                    scan.quad = document.quad
+                    scan.frame = frame
+                }
+                open[id] = scan
+            } else {
+                open[id] = DocumentScan(trackingID: id, firstFrame: index, lastFrame: index, bestFrame: index, sharpness: score,
+                                        quad: document.quad, frame: frame)
+            }
+        }
+        let gone = open.values.filter { index - $0.lastFrame > maximumMissedFrames }.sorted { $0.trackingID < $1.trackingID }
+        for scan in gone { open[scan.trackingID] = nil }
+        return (documents, gone)
+    }
+
+    /// Ends the stream: every document still open, in the order they appeared.
+    public func finish() -> [DocumentScan] {
+        let remaining = open.values.sorted { $0.firstFrame < $1.firstFrame }
+        open = [:]
+        return remaining
+    }
+}
