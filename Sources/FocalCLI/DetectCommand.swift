@@ -49,7 +49,9 @@ struct DetectCommand: ParsableCommand {
             valueName: "b"))
     var minBrightness: Double = DetectorOptions().minimumInteriorBrightness
 
-    @Option(help: ArgumentHelp("How documents' best frames are chosen: noise-resistant (default) or plain (Apple's measure).", valueName: "mode"))
+    @Option(
+        help: ArgumentHelp(
+            "How documents' best frames are chosen: noise-resistant (default) or plain (Apple's measure).", valueName: "mode"))
     var sharpness: SharpnessMode = .noiseResistant
 
     @Option(help: ArgumentHelp("Write JSON to this file, or - for standard output.", valueName: "path"))

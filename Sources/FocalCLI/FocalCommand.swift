@@ -19,7 +19,7 @@ struct FocalCommand: ParsableCommand {
               focal overlay photo.jpg -o annotated.png
             """,
         version: FocalVersion.string,
-        subcommands: [DetectCommand.self, OverlayCommand.self]
+        subcommands: [DetectCommand.self, OverlayCommand.self, ScanCommand.self, SharpestCommand.self]
     )
 
     /// Exit codes: 0 success, 1 a processing error (named input, reason), 2 bad usage.

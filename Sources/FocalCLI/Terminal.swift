@@ -9,3 +9,8 @@ func printError(_ message: String) {
     let line = "focal: \(message)\n"
     _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
 }
+
+/// text followed by spaces up to width characters.
+func padded(_ text: String, _ width: Int) -> String {
+    text + String(repeating: " ", count: max(1, width - text.count))
+}

@@ -74,13 +74,16 @@ public enum Sharpness {
     /// The sharpness inside a quad (a document), measured on the region rectified to
     /// ``SharpnessOptions/regionSize`` at the quad's own proportions, so that the background
     /// and the document's distance do not count.
-    public static func measure(_ frame: Frame, inside quad: Quad, options: SharpnessOptions = .plain) throws(FocalError) -> SharpnessScore {
+    public static func measure(_ frame: Frame, inside quad: Quad, options: SharpnessOptions = .plain) throws(FocalError)
+        -> SharpnessScore
+    {
         let gray = try luma(of: frame)
         let sides = quad.averageSideLengths
         let longest = max(sides.width, sides.height, 1)
         let size = Double(max(16, options.regionSize))
-        let region = try gray.rectified(quad, width: max(8, Int((sides.width / longest * size).rounded())),
-                                        height: max(8, Int((sides.height / longest * size).rounded())))
+        let region = try gray.rectified(
+            quad, width: max(8, Int((sides.width / longest * size).rounded())),
+            height: max(8, Int((sides.height / longest * size).rounded())))
         return try measurePrepared(region, options: options)
     }
 
@@ -98,7 +101,9 @@ public enum Sharpness {
     }
 
     /// Indices of frames, sharpest first, with their scores.
-    public static func rank(_ frames: [Frame], options: SharpnessOptions = .plain) throws(FocalError) -> [(index: Int, score: SharpnessScore)] {
+    public static func rank(_ frames: [Frame], options: SharpnessOptions = .plain) throws(FocalError) -> [(
+        index: Int, score: SharpnessScore
+    )] {
         var scores: [(index: Int, score: SharpnessScore)] = []
         for (index, frame) in frames.enumerated() { scores.append((index, try measure(frame, options: options))) }
         return scores.sorted { $0.score > $1.score }

@@ -11,11 +11,23 @@ public struct DocumentScan: Sendable {
     /// The best frame as it was read.
     public var frame: Frame
 
+    public init(
+        trackingID: Int, firstFrame: Int, lastFrame: Int, bestFrame: Int, sharpness: SharpnessScore, quad: Quad, frame: Frame
+    ) {
+        self.trackingID = trackingID
+        self.firstFrame = firstFrame
+        self.lastFrame = lastFrame
+        self.bestFrame = bestFrame
+        self.sharpness = sharpness
+        self.quad = quad
+        self.frame = frame
+    }
+
     /// The document perspective-corrected: at its true proportions (estimated from the camera
-    /// geometry, see ``Quad/estimatedAspectRatio(principalPoint:)``) and at the source's full
+    /// geometry, see ``Quad/estimatedAspectRatio(imageWidth:imageHeight:focalLength:)``) and at the source's full
     /// resolution (no side of the page shrinks), in BGR (gray for gray sources).
     public func flattened() throws(FocalError) -> Frame {
-        let aspect = quad.estimatedAspectRatio(principalPoint: Point(x: Double(frame.width - 1) / 2, y: Double(frame.height - 1) / 2))
+        let aspect = quad.estimatedAspectRatio(imageWidth: frame.width, imageHeight: frame.height)
         let c = quad.corners
         let longestHorizontal = max(c[0].distance(to: c[1]), c[3].distance(to: c[2]))
         let longestVertical = max(c[0].distance(to: c[3]), c[1].distance(to: c[2]))
@@ -52,8 +64,11 @@ public final class DocumentScanner {
     /// - Parameters:
     ///   - detector: rectangle options; tracking is switched on. Default: up to two documents.
     ///   - sharpness: how frames are compared; the default resists sensor noise and compression.
-    public init(detector options: DetectorOptions = DetectorOptions(maximumFeatureCount: 2), sharpness: SharpnessOptions = .noiseResistant,
-                maximumMissedFrames: Int = 8) throws(FocalError) {
+    public init(
+        detector options: DetectorOptions = DetectorOptions(maximumFeatureCount: 2),
+        sharpness: SharpnessOptions = .noiseResistant,
+        maximumMissedFrames: Int = 8
+    ) throws(FocalError) {
         var tracked = options
         tracked.tracking = true
         detector = try Detector(type: .rectangle, options: tracked)
@@ -80,8 +95,9 @@ public final class DocumentScanner {
                 }
                 open[id] = scan
             } else {
-                open[id] = DocumentScan(trackingID: id, firstFrame: index, lastFrame: index, bestFrame: index, sharpness: score,
-                                        quad: document.quad, frame: frame)
+                open[id] = DocumentScan(
+                    trackingID: id, firstFrame: index, lastFrame: index, bestFrame: index, sharpness: score,
+                    quad: document.quad, frame: frame)
             }
         }
         let gone = open.values.filter { index - $0.lastFrame > maximumMissedFrames }.sorted { $0.trackingID < $1.trackingID }

@@ -1,0 +1,133 @@
+import ArgumentParser
+import Focal
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+struct ScanCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scan",
+        abstract: "Find each document in a video or photo and write a flat, perspective-corrected scan of it.",
+        discussion: """
+            For a video, each document is followed from frame to frame and scanned from the frame \\
+            where it is sharpest (measured inside the document). For a photo, every document in it \\
+            is scanned. For each document, DIR receives document-N.png (the flat scan, at the \\
+            page's true proportions and the source's full resolution), document-N-best.jpg (the \\
+            frame it came from, with the document outlined) and an entry in summary.json.
+
+            EXAMPLES
+              focal scan receipt-video.mp4 --out scans
+              focal scan desk.jpg --out scans --max-documents 3 --format jpg
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The video or photo to read.", valueName: "input"))
+    var input: String
+
+    @Option(help: ArgumentHelp("The folder to write into (created if missing).", valueName: "dir"))
+    var out: String
+
+    @Option(help: ArgumentHelp("Scan image format: png or jpg.", valueName: "format"))
+    var format: String = "png"
+
+    @Option(name: .customLong("max-documents"), help: ArgumentHelp("Documents to look for in each frame.", valueName: "n"))
+    var maxDocuments: Int = 2
+
+    @Option(help: ArgumentHelp("low (fast) or high.", valueName: "accuracy"))
+    var accuracy: DetectorOptions.Accuracy = .high
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
+    var quiet = false
+
+    func validate() throws {
+        guard ["png", "jpg", "jpeg"].contains(format.lowercased()) else { throw ValidationError("--format must be png or jpg") }
+        guard maxDocuments >= 1 else { throw ValidationError("--max-documents must be 1 or more") }
+    }
+
+    struct Entry: Encodable {
+        var trackID: Int
+        var firstFrame: Int
+        var lastFrame: Int
+        var bestFrame: Int
+        var sharpness: Double
+        var corners: [Point]
+        var aspectRatio: Double
+        var scan: String
+        var scanWidth: Int
+        var scanHeight: Int
+        var bestFrameImage: String
+    }
+
+    struct Summary: Encodable {
+        var source: String
+        var documents: [Entry]
+    }
+
+    func run() throws {
+        do {
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        } catch {
+            printError("Cannot create the folder '\(out)': \(error)")
+            throw ExitCode(1)
+        }
+        do {
+            let scans = try findDocuments()
+            var entries: [Entry] = []
+            for (number, scan) in scans.enumerated() {
+                let flat = try scan.flattened()
+                let scanName = "document-\(number + 1).\(format.lowercased() == "png" ? "png" : "jpg")"
+                let bestName = "document-\(number + 1)-best.jpg"
+                try flat.write(to: out + "/" + scanName, quality: 0.92)
+                var best = try scan.frame.converted(to: .bgr8)
+                try OverlayRenderer().draw(
+                    [RectangleFeature(quad: scan.quad, confidence: 1, trackingID: scan.trackingID)], on: &best,
+                    notes: [0: "sharpness \(decimal(scan.sharpness.variance, places: 0))"])
+                try best.write(to: out + "/" + bestName, quality: 0.9)
+                entries.append(
+                    Entry(
+                        trackID: scan.trackingID, firstFrame: scan.firstFrame, lastFrame: scan.lastFrame,
+                        bestFrame: scan.bestFrame, sharpness: scan.sharpness.variance, corners: scan.quad.corners,
+                        aspectRatio: scan.quad.estimatedAspectRatio(imageWidth: scan.frame.width, imageHeight: scan.frame.height),
+                        scan: scanName,
+                        scanWidth: flat.width, scanHeight: flat.height, bestFrameImage: bestName))
+                if !quiet {
+                    print(
+                        "document \(number + 1): frames \(scan.firstFrame)–\(scan.lastFrame), sharpest \(scan.bestFrame) → \(out)/\(scanName) (\(flat.width)x\(flat.height))"
+                    )
+                }
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let name = String(input.split(separator: "/").last ?? Substring(input))
+            try TextOutput.writeAtomically(
+                Array(try encoder.encode(Summary(source: name, documents: entries))) + [10],
+                to: out + "/summary.json")
+            if !quiet && entries.isEmpty { print("no document found in \(input)") }
+        } catch let error as FocalError {
+            printError("\(error)")
+            throw ExitCode(1)
+        }
+    }
+
+    private func findDocuments() throws(FocalError) -> [DocumentScan] {
+        let options = DetectorOptions(accuracy: accuracy, maximumFeatureCount: maxDocuments)
+        if ImageFormat(path: input) != nil {
+            let frame = try Frame(contentsOf: input).oriented()
+            return try Detector(type: .rectangle, options: options).rectangles(in: frame).enumerated().map {
+                (index, feature) throws(FocalError) in
+                DocumentScan(
+                    trackingID: index + 1, firstFrame: 0, lastFrame: 0, bestFrame: 0,
+                    sharpness: try Sharpness.measure(frame, inside: feature.quad, options: .noiseResistant),
+                    quad: feature.quad, frame: frame)
+            }
+        }
+        let scanner = try DocumentScanner(detector: options)
+        let reader = try VideoReader(path: input)
+        var scans: [DocumentScan] = []
+        while let frame = try reader.read() { scans += try scanner.process(frame).finished }
+        return (scans + scanner.finish()).sorted { $0.firstFrame < $1.firstFrame }
+    }
+}
