@@ -7,6 +7,12 @@ public struct SyntheticPage: Sendable {
     /// One box per text line, in page pixels.
     public var textLines: [Rect]
 
+    /// A page from an existing image and its line boxes.
+    public init(image: Frame, textLines: [Rect]) {
+        self.image = image
+        self.textLines = textLines
+    }
+
     private static let words = """
         the of committee report annual review schedule budget office north wing request parts filed
         month measurements entrance decline traffic notice records staff revised funds archive reading
