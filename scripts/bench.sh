@@ -31,3 +31,5 @@ echo
 $bin/FocalBenchmarks video Samples/Media/document.mp4 "$@"
 echo
 $bin/FocalBenchmarks detect Samples/Media/document.mp4
+echo
+$bin/FocalBenchmarks sharpness

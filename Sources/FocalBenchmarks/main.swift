@@ -134,6 +134,35 @@ func detectBenchmark(sample: String, rounds: Int) throws {
     }
 }
 
+/// Laplacian variance on a 1280×720 gray frame: Focal's one-pass vector loop against OpenCV's
+/// idiom (filter2D to CV_64F, then meanStdDev), same process, one thread.
+func sharpnessBenchmark(rounds: Int) throws {
+    FocalRuntime.setOpenCVThreads(1)
+    defer { FocalRuntime.setOpenCVThreads(nil) }
+    let reader = try VideoReader(path: "Samples/Media/document.mp4")
+    var frames: [Frame] = []
+    while let frame = try reader.read(), frames.count < 30 { if let luma = frame.lumaPlane { frames.append(luma) } }
+    let repeats = 10
+    func time(_ body: (Frame) throws -> Double) throws -> (Double, Double) {
+        var times: [Double] = []
+        var value = 0.0
+        for _ in 0..<rounds {
+            times.append(try seconds { for _ in 0..<repeats { for frame in frames { value = try body(frame) } } })
+        }
+        return (median(times) / Double(repeats * frames.count) * 1000, value)
+    }
+    let (fast, fastValue) = try time { try Sharpness.laplacian(of: $0).variance }
+    let (reference, referenceValue) = try time { try Sharpness.laplacianByOpenCV(of: $0).variance }
+    print(
+        "sharpness: \(frames[0].width)x\(frames[0].height) luma, \(frames.count) frames × \(repeats), one thread, median of \(rounds) rounds"
+    )
+    print("  Focal (vector, one pass)              \(fixed(fast, 3)) ms per frame")
+    print("  OpenCV idiom (filter2D 64F + meanStdDev) \(fixed(reference, 3)) ms per frame")
+    print(
+        "  speed-up \(fixed(reference / fast, 1))×, relative difference of the last value \(String(format: "%.1e", abs(fastValue - referenceValue) / referenceValue))"
+    )
+}
+
 /// Predictions JSON from the textbook recipe, for scoring it beside Focal with ../shared/eval.
 func textbookPredictions(video: String, output: String) throws {
     let reader = try VideoReader(path: video)
@@ -165,6 +194,8 @@ do {
         try videoBenchmark(
             sample: arguments.count > 1 ? arguments[1] : "Samples/Media/document.mp4",
             repeats: option("--repeat", default: 4), rounds: option("--rounds", default: 3))
+    case "sharpness":
+        try sharpnessBenchmark(rounds: option("--rounds", default: 5))
     case "textbook":
         try textbookPredictions(video: arguments[1], output: arguments[2])
     case "detect":
