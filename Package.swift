@@ -67,6 +67,7 @@ let package = Package(
         .executableTarget(name: "MakeSampleMedia", dependencies: ["Focal", "FocalSynthetic"], path: "Samples/MakeSampleMedia"),
         .executableTarget(name: "SharpnessOverlay", dependencies: ["Focal"], path: "Samples/SharpnessOverlay"),
         .executableTarget(name: "FeatureDetector", dependencies: ["Focal"], path: "Samples/FeatureDetector"),
+        .executableTarget(name: "SharpestImage", dependencies: ["Focal", "FocalSynthetic"], path: "Samples/SharpestImage"),
     ],
     cxxLanguageStandard: .cxx17
 )

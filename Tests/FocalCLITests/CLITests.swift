@@ -168,3 +168,46 @@ final class Scratch {
         #expect(bad.error.contains("unicorn"))
     }
 }
+
+@Suite struct ScanAndSharpestCLITests {
+    @Test func scanWritesTheBestFrameAndAFlatScan() throws {
+        let scratch = Scratch()
+        let clip = try SyntheticClip(width: 640, height: 360, frameCount: 14, sharpestFrame: 9, firstPageFrame: 2, seed: 17)
+        let input = scratch.path + "/clip.mp4"
+        try writeClip(clip, to: input)
+        let run = try CLIRun(["scan", input, "--out", scratch.path + "/scans"])
+        #expect(run.status == 0, "\(run.error)")
+        let summary =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.path + "/scans/summary.json")))
+            as! [String: Any]
+        let documents = try #require(summary["documents"] as? [[String: Any]])
+        try #require(documents.count == 1)
+        #expect(documents[0]["bestFrame"] as? Int == 9)
+        #expect(documents[0]["firstFrame"] as? Int == 2)
+        let scan = try Frame(contentsOf: scratch.path + "/scans/document-1.png")
+        #expect(scan.height > scan.width, "a portrait page comes out portrait")
+        _ = try Frame(contentsOf: scratch.path + "/scans/document-1-best.jpg")
+    }
+
+    @Test func sharpestRanksPhotosAndDrawsTheSheet() throws {
+        let scratch = Scratch()
+        let table = try SyntheticBackground.wood.render(width: 480, height: 270, seed: 4)
+        let page = try SyntheticPage(width: 425, height: 550, seed: 4)
+        let corners = SyntheticScene.corners(frameWidth: 480, frameHeight: 270, center: Point(x: 240, y: 135), fill: 0.85)
+        for (name, sigma) in [("soft", 2.0), ("sharp", 0.0), ("medium", 1.0)] {
+            try SyntheticScene(background: table, page: page, corners: corners, blur: .init(sigma: sigma)).frame
+                .write(to: scratch.path + "/\(name).png")
+        }
+        let run = try CLIRun(
+            ["sharpest"] + ["soft", "sharp", "medium"].map { scratch.path + "/\($0).png" }
+                + ["--sheet", scratch.path + "/sheet.png", "--laplacian", scratch.path + "/lap", "--json", "-"])
+        #expect(run.status == 0, "\(run.error)")
+        let ranking = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as! [[String: Any]]
+        #expect(ranking.map { ($0["file"] as! String).split(separator: "/").last! } == ["sharp.png", "medium.png", "soft.png"])
+        let sheet = try Frame(contentsOf: scratch.path + "/sheet.png")
+        #expect(sheet.height > 3 * 300, "one row per photo")
+        #expect(FileManager.default.fileExists(atPath: scratch.path + "/lap/sharp-laplacian.png"))
+        let missing = try CLIRun(["sharpest", scratch.path + "/nope.jpg"])
+        #expect(missing.status == 1 && missing.error.contains("nope.jpg"))
+    }
+}
