@@ -94,7 +94,8 @@ struct OverlayCommand: ParsableCommand {
 
     private func overlayImage() throws(FocalError) {
         var frame = try Frame(contentsOf: input).oriented()
-        try annotate(&frame, index: nil, detectors: try detectors(forVideo: false))
+        var noFunnels: [Int: RectangleFunnel]? = nil
+        try annotate(&frame, index: nil, detectors: try detectors(forVideo: false), funnels: &noFunnels)
         try frame.write(to: output)
         if !quiet { print("wrote \(output) (\(frame.width)x\(frame.height))") }
     }
@@ -106,12 +107,13 @@ struct OverlayCommand: ParsableCommand {
             framesPerSecond: reader.framesPerSecond > 0 ? reader.framesPerSecond : 30,
             settings: .init(codec: codec, preset: preset, quality: quality))
         let detectors = try detectors(forVideo: true)
+        var funnels: [Int: RectangleFunnel]? = [:]
         let clock = ContinuousClock()
         let start = clock.now
         var sharpest: (index: Int, score: Double)?
         while var frame = try reader.read() {
             let index = reader.framesRead - 1
-            let score = try annotate(&frame, index: index, detectors: detectors)
+            let score = try annotate(&frame, index: index, detectors: detectors, funnels: &funnels)
             if score > (sharpest?.score ?? -1) { sharpest = (index, score) }
             try writer.append(frame)
         }
@@ -128,10 +130,17 @@ struct OverlayCommand: ParsableCommand {
 
     /// Draws the detected features and the frame's number, time and sharpness; returns the sharpness.
     @discardableResult
-    private func annotate(_ frame: inout Frame, index: Int?, detectors: [Detector]) throws(FocalError) -> Double {
+    private func annotate(_ frame: inout Frame, index: Int?, detectors: [Detector], funnels: inout [Int: RectangleFunnel]?)
+        throws(FocalError) -> Double
+    {
         let score = try Sharpness.laplacian(of: frame).variance
         var features: [any Feature] = []
         for detector in detectors { features += try detector.features(in: frame) }
+        if var steadied = funnels {
+            // In video, documents are drawn through a funnel per track, so the outline holds still.
+            features = steady(features, funnels: &steadied)
+            funnels = steadied
+        }
         try OverlayRenderer().draw(features, on: &frame)
         let scale = max(1, Double(frame.height) / 720)
         var text = "sharpness \(decimal(score, places: 1))"
@@ -144,6 +153,29 @@ struct OverlayCommand: ParsableCommand {
         try frame.fill(rectangle(x: box.minX, y: y, width: width, height: height), color: Color(white: 0.1, alpha: 0.6))
         try frame.fill(rectangle(x: box.minX, y: y, width: max(1, width * fraction), height: height), color: .green)
         return score
+    }
+
+    /// Rectangles replaced by their funnel's steady quad (or dropped until it has one).
+    private func steady(_ features: [any Feature], funnels: inout [Int: RectangleFunnel]) -> [any Feature] {
+        var seen = Set<Int>()
+        var result: [any Feature] = []
+        for feature in features {
+            guard var rectangle = feature as? RectangleFeature, let id = rectangle.trackingID else {
+                result.append(feature)
+                continue
+            }
+            seen.insert(id)
+            var funnel =
+                funnels[id]
+                ?? RectangleFunnel(matchingDistance: 0.03 * Double(max(rectangle.bounds.width, rectangle.bounds.height)) + 4)
+            if let quad = funnel.add(rectangle.quad) {
+                rectangle.quad = quad
+                result.append(rectangle)
+            }
+            funnels[id] = funnel
+        }
+        for id in funnels.keys where !seen.contains(id) { _ = funnels[id]?.add(nil) }
+        return result
     }
 
     private func rectangle(x: Double, y: Double, width: Double, height: Double) -> [Point] {

@@ -44,3 +44,28 @@ import Testing
         #expect(again.first?.trackingID == ids[1], "three missed frames do not renumber a document")
     }
 }
+
+@Suite struct RectangleFunnelTests {
+    func quad(_ dx: Double) -> Quad { Quad(Rect(x: 100 + dx, y: 50, width: 300, height: 420)) }
+
+    @Test func showsNothingUntilQuadsAgreeThenHoldsStill() {
+        var funnel = RectangleFunnel(capacity: 8, minimumCount: 3, minimumMatches: 3, matchingDistance: 10)
+        #expect(funnel.add(quad(0)) == nil)
+        #expect(funnel.add(quad(2)) == nil)
+        let first = funnel.add(quad(1))
+        #expect(first != nil, "three agreeing quads are shown")
+        // Jitter within a quarter of the matching distance does not move the display.
+        #expect(funnel.add(quad(2)) == first)
+        #expect(funnel.add(quad(0)) == first)
+        // A single wild detection does not move it either.
+        #expect(funnel.add(quad(80)) == first)
+    }
+
+    @Test func followsARealMove() {
+        var funnel = RectangleFunnel(capacity: 4, minimumCount: 3, minimumMatches: 3, matchingDistance: 10)
+        for _ in 0..<4 { _ = funnel.add(quad(0)) }
+        var shown: Quad?
+        for _ in 0..<4 { shown = funnel.add(quad(60)) }
+        #expect(shown == quad(60))
+    }
+}
