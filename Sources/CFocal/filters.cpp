@@ -87,6 +87,57 @@ cfocal_status cfocal_add_noise(const cfocal_image *image, double sigma, uint64_t
     });
 }
 
+cfocal_status cfocal_enhance_document(const cfocal_image *image) {
+    return guarded("enhance document", [&] {
+        validate(image, "enhance document");
+        cv::Mat gray;
+        cv::Mat target;
+        if (image->format == CFOCAL_GRAY8 || image->format == CFOCAL_YUV420P) {
+            target = planes_of(*image)[0];
+            gray = target;
+        } else {
+            cv::Mat packed = packed_of(*image, "enhance document"), lab;
+            cv::cvtColor(packed, lab, image->format == CFOCAL_BGR8 ? cv::COLOR_BGR2Lab : cv::COLOR_BGRA2BGR);
+            if (image->format == CFOCAL_BGRA8) cv::cvtColor(lab, lab, cv::COLOR_BGR2Lab);
+            std::vector<cv::Mat> channels;
+            cv::split(lab, channels);
+            thread_local cv::Ptr<cv::CLAHE> clahe = cv::createCLAHE(2.5, cv::Size(8, 8));
+            clahe->apply(channels[0], channels[0]);
+            cv::Mat blurred;
+            cv::GaussianBlur(channels[0], blurred, cv::Size(0, 0), 1.5);
+            cv::addWeighted(channels[0], 1.6, blurred, -0.6, 0, channels[0]);
+            cv::merge(channels, lab);
+            cv::Mat bgr;
+            cv::cvtColor(lab, bgr, cv::COLOR_Lab2BGR);
+            if (image->format == CFOCAL_BGRA8) cv::cvtColor(bgr, packed, cv::COLOR_BGR2BGRA);
+            else bgr.copyTo(packed);
+            return CFOCAL_OK;
+        }
+        thread_local cv::Ptr<cv::CLAHE> clahe = cv::createCLAHE(2.5, cv::Size(8, 8));
+        cv::Mat equalised, blurred;
+        clahe->apply(gray, equalised);
+        cv::GaussianBlur(equalised, blurred, cv::Size(0, 0), 1.5);
+        cv::addWeighted(equalised, 1.6, blurred, -0.6, 0, target);
+        return CFOCAL_OK;
+    });
+}
+
+cfocal_status cfocal_pixellate(const cfocal_image *image, int32_t block) {
+    return guarded("pixellate", [&] {
+        validate(image, "pixellate");
+        if (block < 2) return CFOCAL_OK;
+        auto planes = planes_of(*image);
+        for (size_t p = 0; p < planes.size(); ++p) {
+            int b = p == 0 ? block : std::max(1, block / 2);
+            cv::Mat &plane = planes[p];
+            cv::Mat small;
+            cv::resize(plane, small, cv::Size(std::max(1, plane.cols / b), std::max(1, plane.rows / b)), 0, 0, cv::INTER_AREA);
+            cv::resize(small, plane, plane.size(), 0, 0, cv::INTER_NEAREST);
+        }
+        return CFOCAL_OK;
+    });
+}
+
 cfocal_status cfocal_warp_perspective(const cfocal_image *src, const double h[9], const cfocal_image *dst,
                                       int32_t interpolation) {
     return guarded("warp perspective", [&] {

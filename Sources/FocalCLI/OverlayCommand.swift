@@ -1,10 +1,9 @@
 import ArgumentParser
 import Focal
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
-#elseif canImport(Darwin)
-    import Darwin
 #endif
 
 struct OverlayCommand: ParsableCommand {
@@ -12,34 +11,63 @@ struct OverlayCommand: ParsableCommand {
         commandName: "overlay",
         abstract: "Draw detected documents (and faces, QR codes) onto every frame and write the result.",
         discussion: """
-            Reads a video or an image and writes a copy with an overlay on each frame: every \
-            detected feature as a translucent quad with its corners and a label (type, track, \
-            confidence), and in the corner the frame number, its time and its sharpness (variance \
-            of the Laplacian). Video goes out as H.264 in .mp4 unless the output's extension or \
-            --codec says otherwise; an image goes out as an image. The output appears only when \
-            it is complete.
+            Reads a video, an image sequence (a folder, or a quoted glob) or a single image, and \\
+            writes a copy with every detected feature drawn on it: a translucent quad, its corners \\
+            and a label (type, track, confidence, and sharpness for documents), plus each frame's \\
+            number, time and sharpness in the corner. Video goes out as H.264 in .mp4 at the \\
+            source's frame rate, without audio, unless --codec or the extension says otherwise; an \\
+            image goes out as an image. The output appears only when complete: an error or Ctrl-C \\
+            leaves nothing behind. Decoding, detection and encoding overlap across cores.
 
             EXAMPLES
               focal overlay Samples/Media/document.mp4 -o out/overlay.mp4
-              focal overlay desk.mp4 -o desk-overlay.mp4 --types rectangle,qr --accuracy low
-              focal overlay clip.mov -o clip-overlay.mkv --codec ffv1
-              focal overlay photo.jpg -o photo-overlay.png
+              focal overlay desk.mp4 -o desk.mp4 --types rectangle,qr --accuracy low --mark-sharpest
+              focal overlay 'shots/*.jpg' -o shots.mp4 --fps 10 --size 1280x720
+              focal overlay clip.mov -o clip.mkv --codec ffv1 --filter document-enhance
+              focal overlay photo.jpg -o photo-overlay.png --style outline --color ff3366
             """
     )
 
-    @Argument(help: ArgumentHelp("The video or image to read.", valueName: "input"))
+    @Argument(help: ArgumentHelp("A video, an image, a folder of images or a quoted glob ('shots/*.jpg').", valueName: "input"))
     var input: String
 
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write the result.", valueName: "path"))
     var output: String
 
-    @Option(
-        help: ArgumentHelp(
-            "Comma-separated feature types to detect: rectangle, face, qr (none: just the info).", valueName: "types"))
+    @Option(help: ArgumentHelp("Comma-separated feature types: rectangle, face, qr, or none.", valueName: "types"))
     var types: String = "rectangle"
 
     @Option(help: ArgumentHelp("low (fast) or high.", valueName: "accuracy"))
     var accuracy: DetectorOptions.Accuracy = .high
+
+    @Option(
+        name: .customLong("filter"),
+        help: ArgumentHelp(
+            "A filter before drawing: grayscale, pixellate[=BLOCK], document-enhance. Repeatable.", valueName: "filter"))
+    var filters: [String] = []
+
+    @Option(help: ArgumentHelp("Fit frames into WIDTHxHEIGHT, keeping their proportions (letterbox).", valueName: "WxH"))
+    var size: String?
+
+    @Option(help: ArgumentHelp("Frame rate for image sequences.", valueName: "fps"))
+    var fps: Double = 30
+
+    @Flag(
+        name: .customLong("mark-sharpest"),
+        help: "Find each document's sharpest frame first and highlight it (decodes the input twice).")
+    var markSharpest = false
+
+    @Option(help: ArgumentHelp("Overlay style: default, outline (no fill) or bold.", valueName: "style"))
+    var style: String = "default"
+
+    @Option(help: ArgumentHelp("Document outline colour as hex RRGGBB.", valueName: "hex"))
+    var color: String?
+
+    @Option(help: ArgumentHelp("Opacity of the fill inside features, 0…1.", valueName: "opacity"))
+    var opacity: Double?
+
+    @Flag(name: .customLong("no-info"), help: "Leave out the frame number, time and sharpness badge.")
+    var noInfo = false
 
     @Option(
         help: ArgumentHelp("Video codec: \(VideoCodec.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "codec"))
@@ -51,135 +79,204 @@ struct OverlayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Constant rate factor: lower is better quality and bigger files.", valueName: "crf"))
     var quality: Int = 23
 
+    @Option(help: ArgumentHelp("Read from a V4L2 camera such as /dev/video0 (not available yet).", valueName: "device"))
+    var camera: String?
+
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
     func validate() throws {
         _ = try featureTypes()
+        _ = try frameFilters()
+        _ = try outputSize()
+        _ = try renderStyle()
+        guard fps > 0 else { throw ValidationError("--fps must be positive") }
     }
 
     func featureTypes() throws -> [FeatureType] {
         try types.split(separator: ",").compactMap { name in
             let trimmed = String(name.filter { !$0.isWhitespace })
             if trimmed == "none" { return nil }
-            guard let type = FeatureType(rawValue: trimmed) else {
+            guard let type = FeatureType(rawValue: trimmed), type != .text else {
                 throw ValidationError("unknown feature type '\(name)'; use rectangle, face, qr or none")
             }
             return type
         }
     }
 
-    func detectors(forVideo: Bool) throws(FocalError) -> [Detector] {
-        var detectors: [Detector] = []
-        for type in (try? featureTypes()) ?? [] {
-            detectors.append(
-                try Detector(type: type, options: DetectorOptions(accuracy: accuracy, maximumFeatureCount: 4, tracking: forVideo))
-            )
+    func frameFilters() throws -> [FrameFilter] {
+        try filters.map { text in
+            guard let filter = FrameFilter(argument: text) else {
+                throw ValidationError("unknown filter '\(text)'; use grayscale, pixellate[=BLOCK] or document-enhance")
+            }
+            return filter
         }
-        return detectors
+    }
+
+    func outputSize() throws -> (width: Int, height: Int)? {
+        guard let size else { return nil }
+        let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, parts[0] >= 16, parts[1] >= 16, parts[0] <= 8192, parts[1] <= 8192 else {
+            throw ValidationError("--size takes WIDTHxHEIGHT, such as 1280x720")
+        }
+        return (parts[0] & ~1, parts[1] & ~1)
+    }
+
+    func renderStyle() throws -> OverlayRenderer.Style {
+        var result = OverlayRenderer.Style()
+        switch style {
+        case "default": break
+        case "outline": result.fillOpacity = 0
+        case "bold":
+            result.lineWidth = 5
+            result.cornerRadius = 9
+        default: throw ValidationError("unknown style '\(style)'; use default, outline or bold")
+        }
+        if let color {
+            guard let value = UInt32(color.hasPrefix("#") ? String(color.dropFirst()) : color, radix: 16),
+                color.filter({ $0 != "#" }).count == 6
+            else {
+                throw ValidationError("--color takes six hex digits, such as 33cc66")
+            }
+            result.rectangleColor = Color(
+                red: Double(value >> 16 & 0xFF) / 255, green: Double(value >> 8 & 0xFF) / 255, blue: Double(value & 0xFF) / 255)
+        }
+        if let opacity {
+            guard (0...1).contains(opacity) else { throw ValidationError("--opacity must be between 0 and 1") }
+            result.fillOpacity = opacity
+        }
+        return result
     }
 
     func run() throws {
+        if let camera {
+            printError("Cannot read the camera '\(camera)': camera capture is not available in this version of Focal yet.")
+            throw ExitCode(1)
+        }
+        var options = OverlayVideoRender.Options()
+        options.types = try featureTypes()
+        options.detector = DetectorOptions(accuracy: accuracy, maximumFeatureCount: 4)
+        options.filters = try frameFilters()
+        options.outputSize = try outputSize()
+        options.style = try renderStyle()
+        options.writer = VideoWriter.Settings(codec: codec, preset: preset, quality: quality)
+        options.showsInfo = !noInfo
+        options.marksSharpest = markSharpest
         do {
             if ImageFormat(path: input) != nil {
-                try overlayImage()
+                try overlayImage(options)
             } else {
-                try overlayVideo()
+                try overlayStream(options)
             }
         } catch {
+            if error.reason == "interrupted" {
+                printError("interrupted: nothing was written to '\(output)'")
+                throw ExitCode(130)
+            }
             printError("\(error)")
             throw ExitCode(1)
         }
     }
 
-    private func overlayImage() throws(FocalError) {
+    private func overlayImage(_ options: OverlayVideoRender.Options) throws(FocalError) {
         var frame = try Frame(contentsOf: input).oriented()
-        var noFunnels: [Int: RectangleFunnel]? = nil
-        try annotate(&frame, index: nil, detectors: try detectors(forVideo: false), funnels: &noFunnels)
-        try frame.write(to: output)
-        if !quiet { print("wrote \(output) (\(frame.width)x\(frame.height))") }
-    }
-
-    private func overlayVideo() throws(FocalError) {
-        let reader = try VideoReader(path: input)
-        let writer = try VideoWriter(
-            path: output, width: reader.width, height: reader.height,
-            framesPerSecond: reader.framesPerSecond > 0 ? reader.framesPerSecond : 30,
-            settings: .init(codec: codec, preset: preset, quality: quality))
-        let detectors = try detectors(forVideo: true)
-        var funnels: [Int: RectangleFunnel]? = [:]
-        let clock = ContinuousClock()
-        let start = clock.now
-        var sharpest: (index: Int, score: Double)?
-        while var frame = try reader.read() {
-            let index = reader.framesRead - 1
-            let score = try annotate(&frame, index: index, detectors: detectors, funnels: &funnels)
-            if score > (sharpest?.score ?? -1) { sharpest = (index, score) }
-            try writer.append(frame)
-        }
-        try writer.finish()
-        if !quiet {
-            let seconds =
-                Double((clock.now - start).components.attoseconds) / 1e18 + Double((clock.now - start).components.seconds)
-            var summary =
-                "wrote \(output): \(writer.framesWritten) frames in \(decimal(seconds, places: 2)) s (\(decimal(Double(writer.framesWritten) / max(seconds, 1e-9), places: 1)) fps)"
-            if let sharpest { summary += "; sharpest frame \(sharpest.index) (\(decimal(sharpest.score, places: 1)))" }
-            print(summary)
-        }
-    }
-
-    /// Draws the detected features and the frame's number, time and sharpness; returns the sharpness.
-    @discardableResult
-    private func annotate(_ frame: inout Frame, index: Int?, detectors: [Detector], funnels: inout [Int: RectangleFunnel]?)
-        throws(FocalError) -> Double
-    {
-        let score = try Sharpness.laplacian(of: frame).variance
         var features: [any Feature] = []
-        for detector in detectors { features += try detector.features(in: frame) }
-        if var steadied = funnels {
-            // In video, documents are drawn through a funnel per track, so the outline holds still.
-            features = steady(features, funnels: &steadied)
-            funnels = steadied
+        for type in options.types { features += try Detector(type: type, options: options.detector).features(in: frame) }
+        let original = frame
+        for filter in options.filters { try filter.apply(to: &frame) }
+        try OverlayRenderer(style: options.style).draw(features, on: &frame)
+        if options.showsInfo {
+            try frame.label("sharpness " + decimal(try Sharpness.measure(original).variance, places: 1), at: Point(x: 12, y: 12))
         }
-        try OverlayRenderer().draw(features, on: &frame)
-        let scale = max(1, Double(frame.height) / 720)
-        var text = "sharpness \(decimal(score, places: 1))"
-        if let index { text = "frame \(index)  " + (frame.timestamp.map { decimal($0, places: 2) + " s  " } ?? "") + text }
-        let style = LabelStyle(size: 16 * scale, padding: 6 * scale)
-        let box = try frame.label(text, at: Point(x: 12 * scale, y: 12 * scale), style: style)
-        // A bar whose length grows with sharpness, on a log scale so that blurry and sharp both show.
-        let fraction = min(1, max(0, log10(max(score, 1)) / 4))
-        let y = box.maxY + 4 * scale, height = 6 * scale, width = box.width
-        try frame.fill(rectangle(x: box.minX, y: y, width: width, height: height), color: Color(white: 0.1, alpha: 0.6))
-        try frame.fill(rectangle(x: box.minX, y: y, width: max(1, width * fraction), height: height), color: .green)
-        return score
+        if let size = options.outputSize { frame = try frame.letterboxed(width: size.width, height: size.height) }
+        try frame.write(to: output)
+        if !quiet { print("wrote \(output) (\(frame.width)x\(frame.height), \(features.count) feature(s))") }
     }
 
-    /// Rectangles replaced by their funnel's steady quad (or dropped until it has one).
-    private func steady(_ features: [any Feature], funnels: inout [Int: RectangleFunnel]) -> [any Feature] {
-        var seen = Set<Int>()
-        var result: [any Feature] = []
-        for feature in features {
-            guard var rectangle = feature as? RectangleFeature, let id = rectangle.trackingID else {
-                result.append(feature)
-                continue
-            }
-            seen.insert(id)
-            var funnel =
-                funnels[id]
-                ?? RectangleFunnel(matchingDistance: 0.03 * Double(max(rectangle.bounds.width, rectangle.bounds.height)) + 4)
-            if let quad = funnel.add(rectangle.quad) {
-                rectangle.quad = quad
-                result.append(rectangle)
-            }
-            funnels[id] = funnel
+    private func overlayStream(_ options: OverlayVideoRender.Options) throws(FocalError) {
+        let input = self.input, fps = self.fps
+        let isSequence = input.contains("*") || input.contains("?") || isFolder(input)
+        let open: () throws(FocalError) -> any FrameSource = { () throws(FocalError) -> any FrameSource in
+            isSequence ? try ImageSequenceReader(pattern: input, framesPerSecond: fps) : try VideoReader(path: input)
         }
-        for id in funnels.keys where !seen.contains(id) { _ = funnels[id]?.add(nil) }
-        return result
+        Interrupt.install()
+        let meter = ProgressMeter(quiet: quiet)
+        let summary = try OverlayVideoRender(options: options).render(
+            open, to: output, progress: { meter.update($0) }, isCancelled: { Interrupt.requested })
+        meter.finish()
+        if !quiet {
+            var line =
+                "wrote \(output): \(summary.frames) frames, \(summary.documents) document(s) in \(decimal(summary.seconds, places: 2)) s"
+            line += " (\(decimal(Double(summary.frames) / max(summary.seconds, 1e-9), places: 1)) fps)"
+            if !summary.sharpestFrames.isEmpty {
+                line +=
+                    "; sharpest "
+                    + summary.sharpestFrames.sorted { $0.key < $1.key }.map { "#\($0.key) at frame \($0.value)" }.joined(
+                        separator: ", ")
+            }
+            print(line)
+        }
     }
 
-    private func rectangle(x: Double, y: Double, width: Double, height: Double) -> [Point] {
-        [Point(x: x, y: y), Point(x: x + width, y: y), Point(x: x + width, y: y + height), Point(x: x, y: y + height)]
+    private func isFolder(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+}
+
+/// Ctrl-C: the first one asks the render to stop cleanly; the render checks between frames.
+enum Interrupt {
+    static let flag = Atomic<Bool>(false)
+    static var requested: Bool { flag.load(ordering: .relaxed) }
+
+    static func install() {
+        signal(SIGINT) { _ in Interrupt.flag.store(true, ordering: .relaxed) }
+        signal(SIGTERM) { _ in Interrupt.flag.store(true, ordering: .relaxed) }
+    }
+}
+
+/// Progress on standard error: a bar redrawn in place on a terminal, a plain line every two
+/// seconds otherwise, nothing when quiet.
+final class ProgressMeter {
+    private let quiet: Bool
+    private let terminal = isatty(STDERR_FILENO) == 1
+    private var lastPrint = -1.0
+    private var drewBar = false
+
+    init(quiet: Bool) { self.quiet = quiet }
+
+    func update(_ progress: OverlayVideoRender.Progress) {
+        guard !quiet else { return }
+        let interval = terminal ? 0.1 : 2.0
+        guard progress.seconds - lastPrint >= interval || progress.framesDone == progress.frameCount else { return }
+        lastPrint = progress.seconds
+        var text = "\(progress.framesDone)" + (progress.frameCount.map { "/\($0)" } ?? "") + " frames  "
+        text += decimal(progress.framesPerSecond, places: 1) + " fps"
+        if let remaining = progress.remaining { text += "  ETA " + clockText(remaining) }
+        if terminal {
+            var bar = ""
+            if let total = progress.frameCount, total > 0 {
+                let filled = min(30, 30 * progress.framesDone / total)
+                bar = "[" + String(repeating: "=", count: filled) + String(repeating: " ", count: 30 - filled) + "] "
+            }
+            write(STDERR_FILENO, "\r\u{1B}[K" + bar + text)
+            drewBar = true
+        } else {
+            write(STDERR_FILENO, "focal: " + text + "\n")
+        }
+    }
+
+    func finish() {
+        if drewBar { write(STDERR_FILENO, "\n") }
+    }
+
+    private func clockText(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded())
+        return "\(s / 60):" + (s % 60 < 10 ? "0" : "") + "\(s % 60)"
+    }
+
+    private func write(_ fd: Int32, _ text: String) {
+        _ = text.withCString { Glibc.write(fd, $0, strlen($0)) }
     }
 }
 

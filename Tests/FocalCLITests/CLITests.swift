@@ -67,9 +67,9 @@ final class Scratch {
         let input = scratch.path + "/in.mp4", output = scratch.path + "/out.mp4"
         try writeClip(clip, to: input)
 
-        let run = try CLIRun(["overlay", input, "-o", output])
+        let run = try CLIRun(["overlay", input, "-o", output, "--mark-sharpest"])
         #expect(run.status == 0, "\(run.error)")
-        #expect(run.output.contains("sharpest frame 8"), "\(run.output)")
+        #expect(run.output.contains("sharpest #1 at frame 8"), "\(run.output)")
         let reader = try VideoReader(path: output, pixelFormat: .bgr8)
         #expect(reader.width == 320 && reader.height == 180)
         #expect(abs(reader.framesPerSecond - 24) < 0.01)

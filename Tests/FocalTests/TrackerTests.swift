@@ -49,13 +49,13 @@ import Testing
     func quad(_ dx: Double) -> Quad { Quad(Rect(x: 100 + dx, y: 50, width: 300, height: 420)) }
 
     @Test func showsNothingUntilQuadsAgreeThenHoldsStill() {
-        var funnel = RectangleFunnel(capacity: 8, minimumCount: 3, minimumMatches: 3, matchingDistance: 10)
+        var funnel = RectangleFunnel(capacity: 8, minimumCount: 3, minimumMatches: 3, matchingDistance: 20)
         #expect(funnel.add(quad(0)) == nil)
-        #expect(funnel.add(quad(2)) == nil)
-        let first = funnel.add(quad(1))
+        #expect(funnel.add(quad(1)) == nil)
+        let first = funnel.add(quad(0.5))
         #expect(first != nil, "three agreeing quads are shown")
-        // Jitter within a quarter of the matching distance does not move the display.
-        #expect(funnel.add(quad(2)) == first)
+        // Jitter within a tenth of the matching distance does not move the display.
+        #expect(funnel.add(quad(1.5)) == first)
         #expect(funnel.add(quad(0)) == first)
         // A single wild detection does not move it either.
         #expect(funnel.add(quad(80)) == first)

@@ -163,6 +163,11 @@ cfocal_status cfocal_motion_blur(const cfocal_image *src, const cfocal_image *ds
                                  double angle_degrees);
 /* Adds Gaussian noise with the given standard deviation, reproducibly from seed. In place. */
 cfocal_status cfocal_add_noise(const cfocal_image *image, double sigma, uint64_t seed);
+/* Document enhancement in place: contrast-limited adaptive histogram equalisation of the luma
+ * (evens out shadows and uneven light), then a light unsharp mask. Colour planes are kept. */
+cfocal_status cfocal_enhance_document(const cfocal_image *image);
+/* Pixellation in place: blocks of block × block pixels take their mean colour. */
+cfocal_status cfocal_pixellate(const cfocal_image *image, int32_t block);
 /* Warps src by the 3×3 row-major homography h (src → dst coordinates) and composites it into dst:
  * pixels outside src's footprint keep dst's content. Both images must share a format. */
 cfocal_status cfocal_warp_perspective(const cfocal_image *src, const double h[9], const cfocal_image *dst,

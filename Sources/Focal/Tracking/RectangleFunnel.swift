@@ -41,8 +41,9 @@ public struct RectangleFunnel: Sendable {
             if matches > (best?.matches ?? -1) { best = (candidate, matches) }
         }
         guard let best, best.matches >= minimumMatches - 1 else { return shown }
-        // Keep showing the same quad while the new best still agrees with it: no shimmer.
-        if let current = shown, current.maximumCornerDistance(to: best.quad) <= matchingDistance / 4 { return current }
+        // Keep showing the same quad while the new best is within a tenth of the matching distance
+        // of it: no shimmer, and never more than that behind the page.
+        if let current = shown, current.maximumCornerDistance(to: best.quad) <= matchingDistance / 10 { return current }
         shown = best.quad
         return shown
     }

@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Frames from still images: every image in a folder, or the files a glob pattern names, in
+/// natural order (frame2 before frame10). Every frame takes the first image's size: images of
+/// another size are fitted into it (letterboxed).
+public final class ImageSequenceReader: FrameSource {
+    public let paths: [String]
+    public let width: Int
+    public let height: Int
+    public let framesPerSecond: Double
+    public var frameCount: Int? { paths.count }
+    private var index = 0
+    private var first: Frame?
+
+    /// - Parameters:
+    ///   - pattern: a folder, or a glob such as `shots/*.jpg`.
+    ///   - framesPerSecond: the rate to give the frames.
+    public init(pattern: String, framesPerSecond: Double = 30) throws(FocalError) {
+        self.framesPerSecond = framesPerSecond
+        var found: [String] = []
+        var info = stat()
+        if stat(pattern, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            if let folder = opendir(pattern) {
+                while let entry = readdir(folder) {
+                    let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                        String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+                    }
+                    if !name.hasPrefix("."), ImageFormat(path: name) != nil { found.append(pattern + "/" + name) }
+                }
+                closedir(folder)
+            }
+        } else {
+            var matches = glob_t()
+            defer { globfree(&matches) }
+            if glob(pattern, 0, nil, &matches) == 0 {
+                for i in 0..<Int(matches.gl_pathc) {
+                    if let path = matches.gl_pathv[i], ImageFormat(path: String(cString: path)) != nil {
+                        found.append(String(cString: path))
+                    }
+                }
+            }
+        }
+        guard !found.isEmpty else {
+            throw FocalError(
+                .fileNotFound, operation: "read image sequence", path: pattern,
+                reason: "no JPEG, PNG, TIFF, WebP or BMP images match")
+        }
+        paths = found.sorted { $0.localizedNaturalLess(than: $1) }
+        let firstFrame = try Frame(contentsOf: paths[0]).oriented()
+        first = firstFrame
+        width = firstFrame.width
+        height = firstFrame.height
+    }
+
+    public func nextFrame() throws(FocalError) -> Frame? {
+        guard index < paths.count else { return nil }
+        defer { index += 1 }
+        var frame: Frame
+        if index == 0, let first {
+            frame = first
+            self.first = nil
+        } else {
+            frame = try Frame(contentsOf: paths[index]).oriented()
+            if frame.width != width || frame.height != height { frame = try frame.letterboxed(width: width, height: height) }
+        }
+        frame.timestamp = Double(index) / framesPerSecond
+        return frame
+    }
+}
+
+extension String {
+    /// Compares with runs of digits as numbers: "frame2" before "frame10".
+    func localizedNaturalLess(than other: String) -> Bool {
+        var a = Substring(self), b = Substring(other)
+        while let x = a.first, let y = b.first {
+            if x.isNumber && y.isNumber {
+                let da = a.prefix { $0.isNumber }, db = b.prefix { $0.isNumber }
+                if let na = Int(da), let nb = Int(db), na != nb { return na < nb }
+                a = a.dropFirst(da.count)
+                b = b.dropFirst(db.count)
+            } else {
+                if x != y { return x < y }
+                a = a.dropFirst()
+                b = b.dropFirst()
+            }
+        }
+        return a.count < b.count
+    }
+}

@@ -1,0 +1,217 @@
+import Dispatch
+
+/// Renders a stream with its detections drawn on it into a video file: what `focal overlay` does.
+///
+/// Decoding, detection and drawing run on the calling thread while the encoder runs on another,
+/// fed through a short bounded queue: the two overlap across cores, frames stay in order, and
+/// memory stays flat however long the video.
+public final class OverlayVideoRender {
+    public struct Options: Sendable {
+        /// What to detect and draw; empty draws only the info badge.
+        public var types: [FeatureType] = [.rectangle]
+        public var detector = DetectorOptions(maximumFeatureCount: 4)
+        /// Applied to each frame (after detection, which sees the original) before drawing.
+        public var filters: [FrameFilter] = []
+        /// Fit every frame into this size, letterboxed; nil keeps the source's size.
+        public var outputSize: (width: Int, height: Int)?
+        public var style = OverlayRenderer.Style()
+        public var writer = VideoWriter.Settings()
+        /// Draw each frame's number, time and sharpness in a corner.
+        public var showsInfo = true
+        /// Find each document's sharpest frame first (a second decoding pass), then highlight it
+        /// in the output and keep a "sharpest" badge up for half a second after.
+        public var marksSharpest = false
+        /// Steady document outlines through a ``RectangleFunnel`` per track.
+        public var steadiesOutlines = true
+
+        public init() {}
+    }
+
+    public struct Progress: Sendable {
+        public var framesDone: Int
+        public var frameCount: Int?
+        public var seconds: Double
+        public var framesPerSecond: Double { seconds > 0 ? Double(framesDone) / seconds : 0 }
+        /// Seconds left at the current rate, if the frame count is known.
+        public var remaining: Double? {
+            guard let frameCount, framesDone > 0 else { return nil }
+            return Double(frameCount - framesDone) / max(framesPerSecond, 1e-9)
+        }
+    }
+
+    public struct Summary: Sendable {
+        public var frames: Int
+        public var documents: Int
+        public var seconds: Double
+        /// Each document's sharpest frame, when ``Options/marksSharpest`` is on.
+        public var sharpestFrames: [Int: Int]
+    }
+
+    public let options: Options
+
+    public init(options: Options = Options()) { self.options = options }
+
+    /// Renders every frame of the source that `makeSource` opens into a video at path.
+    /// `makeSource` is called twice when ``Options/marksSharpest`` is on. `progress` is called
+    /// after each frame; when `isCancelled` returns true, rendering stops, nothing is written at
+    /// path, and the error is `.unavailable` with the reason "interrupted".
+    public func render(
+        _ makeSource: () throws(FocalError) -> any FrameSource, to path: String,
+        progress: (Progress) -> Void = { _ in }, isCancelled: () -> Bool = { false }
+    ) throws(FocalError) -> Summary {
+        let clock = ContinuousClock()
+        let start = clock.now
+        func elapsed() -> Double {
+            let d = clock.now - start
+            return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+        }
+        let sharpest = options.marksSharpest ? try findSharpestFrames(try makeSource(), isCancelled: isCancelled) : [:]
+        let source = try makeSource()
+        let size = options.outputSize ?? (source.width, source.height)
+        let writer = try VideoWriter(
+            path: path, width: size.width, height: size.height,
+            framesPerSecond: source.framesPerSecond > 0 ? source.framesPerSecond : 30,
+            settings: options.writer)
+        let handoff = FrameHandoff(capacity: 4)
+        let encoded = DispatchSemaphore(value: 0)
+        let encoder = UncheckedSendable(writer)
+        DispatchQueue.global(qos: .userInitiated).async {
+            while let frame = handoff.take() {
+                do throws(FocalError) {
+                    try encoder.value.append(frame)
+                } catch {
+                    handoff.fail(error)
+                    while handoff.take() != nil {}
+                    break
+                }
+            }
+            encoded.signal()
+        }
+
+        var detectors: [Detector] = []
+        var detectorOptions = options.detector
+        detectorOptions.tracking = true
+        var failure: FocalError?
+        var funnels: [Int: RectangleFunnel] = [:]
+        var documents = Set<Int>()
+        var lastSharpest: (id: Int, frame: Int)?
+        var index = 0
+        do throws(FocalError) {
+            for type in options.types { detectors.append(try Detector(type: type, options: detectorOptions)) }
+            let overlay = OverlayRenderer(style: options.style)
+            while let original = try source.nextFrame() {
+                if isCancelled() {
+                    throw FocalError(.unavailable, operation: "render overlay", path: path, reason: "interrupted")
+                }
+                var features: [any Feature] = []
+                for detector in detectors { features += try detector.features(in: original) }
+                documents.formUnion(features.compactMap { $0.type == .rectangle ? $0.trackingID : nil })
+                let detected = features
+                if options.steadiesOutlines { features = steady(features, funnels: &funnels) }
+                var frame = original
+                for filter in options.filters { try filter.apply(to: &frame) }
+                var notes: [Int: String] = [:]
+                for (i, feature) in features.enumerated() {
+                    guard let rectangle = feature as? RectangleFeature else { continue }
+                    notes[i] =
+                        "sharpness "
+                        + decimal(
+                            try Sharpness.measure(original, inside: rectangle.quad, options: .noiseResistant).variance, places: 0)
+                }
+                try overlay.draw(features, on: &frame, notes: notes)
+                for (id, best) in sharpest where best == index {
+                    // The highlight follows the frame's own detection, not the steadied outline.
+                    if let document = detected.first(where: { $0.trackingID == id }) as? RectangleFeature {
+                        try frame.stroke(document.quad.corners, color: .yellow, lineWidth: 7 * max(1, Double(frame.height) / 720))
+                    }
+                    lastSharpest = (id, index)
+                }
+                if let last = lastSharpest, index - last.frame < Int(max(1, source.framesPerSecond / 2)) {
+                    try frame.label(
+                        "sharpest: document #\(last.id), frame \(last.frame)", at: Point(x: 12, y: Double(frame.height) - 40),
+                        style: LabelStyle(
+                            size: 14 * max(1, Double(frame.height) / 720), textColor: .black,
+                            background: Color.yellow.withAlpha(0.9)))
+                }
+                if options.showsInfo { try drawInfo(on: &frame, original: original, index: index) }
+                if frame.width != size.width || frame.height != size.height {
+                    frame = try frame.letterboxed(width: size.width, height: size.height)
+                }
+                if let error = handoff.put(frame) { throw error }
+                index += 1
+                progress(Progress(framesDone: index, frameCount: source.frameCount, seconds: elapsed()))
+            }
+        } catch {
+            failure = error
+        }
+        handoff.close()
+        encoded.wait()
+        if let error = failure ?? handoff.failure {
+            writer.cancel()
+            throw error
+        }
+        try writer.finish()
+        return Summary(frames: index, documents: documents.count, seconds: elapsed(), sharpestFrames: sharpest)
+    }
+
+    /// A first pass: each document's sharpest frame, by track.
+    private func findSharpestFrames(_ source: any FrameSource, isCancelled: () -> Bool) throws(FocalError) -> [Int: Int] {
+        let scanner = try DocumentScanner(detector: options.detector)
+        var scans: [DocumentScan] = []
+        while let frame = try source.nextFrame() {
+            if isCancelled() { throw FocalError(.unavailable, operation: "render overlay", reason: "interrupted") }
+            scans += try scanner.process(frame).finished
+        }
+        scans += scanner.finish()
+        return Dictionary(scans.map { ($0.trackingID, $0.bestFrame) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    private func steady(_ features: [any Feature], funnels: inout [Int: RectangleFunnel]) -> [any Feature] {
+        var seen = Set<Int>()
+        var result: [any Feature] = []
+        for feature in features {
+            guard var rectangle = feature as? RectangleFeature, let id = rectangle.trackingID else {
+                result.append(feature)
+                continue
+            }
+            seen.insert(id)
+            var funnel =
+                funnels[id] ?? RectangleFunnel(matchingDistance: 0.03 * max(rectangle.bounds.width, rectangle.bounds.height) + 4)
+            if let quad = funnel.add(rectangle.quad) {
+                rectangle.quad = quad
+                result.append(rectangle)
+            }
+            funnels[id] = funnel
+        }
+        for id in funnels.keys where !seen.contains(id) { _ = funnels[id]?.add(nil) }
+        return result
+    }
+
+    private func drawInfo(on frame: inout Frame, original: Frame, index: Int) throws(FocalError) {
+        let score = try Sharpness.laplacian(of: original).variance
+        let scale = max(1, Double(frame.height) / 720)
+        var text = "frame \(index)"
+        if let time = original.timestamp { text += "  " + decimal(time, places: 2) + " s" }
+        text += "  sharpness " + decimal(score, places: 1)
+        let box = try frame.label(
+            text, at: Point(x: 12 * scale, y: 12 * scale), style: LabelStyle(size: 16 * scale, padding: 6 * scale))
+        // A bar whose length grows with sharpness on a log scale, so that blurry and sharp both show.
+        let fraction = min(1, max(0, log10(max(score, 1)) / 4))
+        let y = box.maxY + 4 * scale, height = 6 * scale
+        try frame.fill(
+            Quad(Rect(x: box.minX, y: y, width: box.width, height: height)).corners, color: Color(white: 0.1, alpha: 0.6))
+        try frame.fill(Quad(Rect(x: box.minX, y: y, width: max(1, box.width * fraction), height: height)).corners, color: .green)
+    }
+}
+
+/// Moves a non-Sendable value to one other thread that alone uses it until the sender waits for it.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
