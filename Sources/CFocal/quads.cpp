@@ -488,9 +488,10 @@ cfocal_status cfocal_detect_quads(const cfocal_image *image, const cfocal_quad_o
         };
 
         // Candidates from outlines: brightness thresholds and closed edge maps, and where documents
-        // were a frame ago.
+        // were a frame ago. A tracker confirming known documents skips the search (priors_only).
         std::vector<Corners> quads;
         cv::Mat binary, edges, strong_edges;
+        if (!o.priors_only) {
         double otsu = cv::threshold(smooth, binary, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
         quads_from_mask(binary, min_area, quads);
         cv::Mat kernel = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
@@ -504,6 +505,7 @@ cfocal_status cfocal_detect_quads(const cfocal_image *image, const cfocal_quad_o
         cv::threshold(smooth, binary, std::min(250.0, otsu + (255 - otsu) * 0.35), 255, cv::THRESH_BINARY);
         cv::morphologyEx(binary, binary, cv::MORPH_OPEN, kernel);
         quads_from_mask(binary, min_area, quads);
+        }
         for (int i = 0; options->priors != nullptr && i < options->prior_count; ++i) {
             Corners q;
             for (int k = 0; k < 4; ++k)
@@ -515,7 +517,7 @@ cfocal_status cfocal_detect_quads(const cfocal_image *image, const cfocal_quad_o
 
         // Pages whose outline merges with other edges in every map still have straight sides. The
         // line search costs more than everything above, so it runs only when no outline convinced.
-        if (best_score() < 0.85 || int(candidates.size()) < o.max_results) {
+        if (!o.priors_only && best_score() < 0.85) {
             quads.clear();
             quads_from_lines(long_lines(strong_edges, min_side, o.working_size > 400 ? 14 : 10), min_side, small.size(), quads);
             score_all(quads);

@@ -221,17 +221,27 @@ cfocal_status cfocal_rectify_quad(const cfocal_image *src, const double quad[8],
         validate(dst, "rectify quad");
         if (src->format != dst->format) fail(CFOCAL_ERR_INVALID_ARGUMENT, "rectify quad: formats differ");
         cv::Mat from = packed_of(*src, "rectify quad"), to = packed_of(*dst, "rectify quad");
-        std::vector<cv::Point2f> corners, target = {{-0.5f, -0.5f},
-                                                    {float(to.cols) - 0.5f, -0.5f},
-                                                    {float(to.cols) - 0.5f, float(to.rows) - 0.5f},
-                                                    {-0.5f, float(to.rows) - 0.5f}};
+        std::vector<cv::Point2f> corners;
         for (int i = 0; i < 4; ++i) corners.emplace_back(float(quad[2 * i]), float(quad[2 * i + 1]));
+        // Work on the quad's bounding box only (with a margin for the blur and interpolation).
+        cv::Rect box = cv::boundingRect(corners);
+        box = cv::Rect(box.x - 4, box.y - 4, box.width + 9, box.height + 9) & cv::Rect(0, 0, from.cols, from.rows);
+        if (box.empty()) fail(CFOCAL_ERR_INVALID_ARGUMENT, "rectify quad: the quad lies outside the image");
+        for (auto &c : corners) c -= cv::Point2f(float(box.x), float(box.y));
+        std::vector<cv::Point2f> target = {{-0.5f, -0.5f},
+                                           {float(to.cols) - 0.5f, -0.5f},
+                                           {float(to.cols) - 0.5f, float(to.rows) - 0.5f},
+                                           {-0.5f, float(to.rows) - 0.5f}};
         cv::Mat h = cv::getPerspectiveTransform(corners, target);
         // Shrinking a large page: blur first so that the warp does not alias.
-        double scale = std::min(to.cols / std::max(1.0, cv::norm(corners[1] - corners[0])),
-                                to.rows / std::max(1.0, cv::norm(corners[3] - corners[0])));
-        cv::Mat source = from;
-        if (scale < 0.7) cv::GaussianBlur(from, source, cv::Size(0, 0), 0.45 / scale);
+        double scale = std::min(to.cols / std::max(1.0, double(cv::norm(corners[1] - corners[0]))),
+                                to.rows / std::max(1.0, double(cv::norm(corners[3] - corners[0]))));
+        cv::Mat source = from(box);
+        if (scale < 0.7) {
+            cv::Mat blurred;
+            cv::GaussianBlur(source, blurred, cv::Size(0, 0), 0.45 / scale);
+            source = blurred;
+        }
         cv::warpPerspective(source, to, h, to.size(), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
         return CFOCAL_OK;
     });

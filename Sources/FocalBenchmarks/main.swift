@@ -163,6 +163,38 @@ func sharpnessBenchmark(rounds: Int) throws {
     )
 }
 
+/// Per-frame cost of each stage of the overlay render on decoded 720p frames, one thread.
+func overlayStages(sample: String) throws {
+    let reader = try VideoReader(path: sample)
+    var frames: [Frame] = []
+    while let frame = try reader.read() { frames.append(frame) }
+    let detector = try Detector(type: .rectangle, options: .init(accuracy: .low, maximumFeatureCount: 4, tracking: true))
+    var found: [[any Feature]] = []
+    let detect = try seconds { for frame in frames { found.append(try detector.features(in: frame)) } }
+    let region = try seconds {
+        for (frame, features) in zip(frames, found) {
+            for case let r as RectangleFeature in features {
+                _ = try Sharpness.measure(frame, inside: r.quad, options: SharpnessOptions(noiseSuppression: 1, regionSize: 256))
+            }
+        }
+    }
+    var copies = frames
+    let copy = try seconds {
+        for i in copies.indices { try copies[i].fill([Point(x: 0, y: 0), Point(x: 1, y: 0), Point(x: 1, y: 1)], color: .black) }
+    }
+    let overlay = OverlayRenderer()
+    let draw = try seconds { for i in copies.indices { try overlay.draw(found[i], on: &copies[i], notes: [0: "sharpness 123"]) } }
+    let info = try seconds { for frame in frames { _ = try Sharpness.laplacian(of: frame) } }
+    let n = Double(frames.count)
+    print("overlay stages on \(frames.count) frames of \(sample), ms per frame:")
+    for (name, t) in [
+        ("detect .low", detect), ("region sharpness", region), ("copy decoder frame", copy), ("draw features", draw),
+        ("frame sharpness", info),
+    ] {
+        print("  " + name.padding(toLength: 22, withPad: " ", startingAt: 0) + fixed(t / n * 1000, 2))
+    }
+}
+
 /// Predictions JSON from the textbook recipe, for scoring it beside Focal with ../shared/eval.
 func textbookPredictions(video: String, output: String) throws {
     let reader = try VideoReader(path: video)
@@ -194,6 +226,8 @@ do {
         try videoBenchmark(
             sample: arguments.count > 1 ? arguments[1] : "Samples/Media/document.mp4",
             repeats: option("--repeat", default: 4), rounds: option("--rounds", default: 3))
+    case "overlay-stages":
+        try overlayStages(sample: arguments.count > 1 ? arguments[1] : "Samples/Media/document.mp4")
     case "sharpness":
         try sharpnessBenchmark(rounds: option("--rounds", default: 5))
     case "textbook":

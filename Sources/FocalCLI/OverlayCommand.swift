@@ -149,6 +149,7 @@ struct OverlayCommand: ParsableCommand {
     }
 
     func run() throws {
+        Interrupt.install()
         if let camera {
             printError("Cannot read the camera '\(camera)': camera capture is not available in this version of Focal yet.")
             throw ExitCode(1)
@@ -199,7 +200,6 @@ struct OverlayCommand: ParsableCommand {
         let open: () throws(FocalError) -> any FrameSource = { () throws(FocalError) -> any FrameSource in
             isSequence ? try ImageSequenceReader(pattern: input, framesPerSecond: fps) : try VideoReader(path: input)
         }
-        Interrupt.install()
         let meter = ProgressMeter(quiet: quiet)
         let summary = try OverlayVideoRender(options: options).render(
             open, to: output, progress: { meter.update($0) }, isCancelled: { Interrupt.requested })
@@ -232,6 +232,12 @@ enum Interrupt {
     static func install() {
         signal(SIGINT) { _ in Interrupt.flag.store(true, ordering: .relaxed) }
         signal(SIGTERM) { _ in Interrupt.flag.store(true, ordering: .relaxed) }
+        // A parent may have started us with these signals blocked (the mask survives exec).
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 }
 

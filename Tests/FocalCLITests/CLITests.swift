@@ -211,3 +211,99 @@ final class Scratch {
         #expect(missing.status == 1 && missing.error.contains("nope.jpg"))
     }
 }
+
+@Suite struct OverlayCLITests {
+    /// A clip of a page on a dark plain table with known corners, the same in every frame.
+    static func stillClip(to path: String, frames: Int = 10) throws -> Quad {
+        let corners = SyntheticScene.corners(
+            frameWidth: 640, frameHeight: 360, center: Point(x: 320, y: 180), fill: 0.8, rotation: 5)
+        let scene = try SyntheticScene(
+            background: try SyntheticBackground.plain(Color(white: 0.15)).render(width: 640, height: 360, seed: 1),
+            page: try SyntheticPage(width: 425, height: 550, seed: 61), corners: corners)
+        let writer = try VideoWriter(path: path, width: 640, height: 360, framesPerSecond: 25)
+        for _ in 0..<frames { try writer.append(scene.frame) }
+        try writer.finish()
+        return corners
+    }
+
+    @Test func overlayColoursTheDocumentWhereItIs() throws {
+        let scratch = Scratch()
+        let input = scratch.path + "/in.mp4", output = scratch.path + "/out.mp4"
+        let corners = try Self.stillClip(to: input)
+        let run = try CLIRun(["overlay", input, "-o", output, "--no-info", "--color", "ff0000", "--opacity", "0.5"])
+        #expect(run.status == 0, "\(run.error)")
+        let reader = try VideoReader(path: output, pixelFormat: .bgr8)
+        #expect(reader.width == 640 && reader.height == 360 && reader.frameCount == 10)
+        var frames: [Frame] = []
+        while let frame = try reader.read() { frames.append(frame) }
+        let last = try #require(frames.last)
+        // Inside the page: white paper tinted half red. Outside: the dark table, untouched.
+        let inside = corners.center + Point(x: 0, y: 60)
+        let tinted = last.pixel(x: Int(inside.x), y: Int(inside.y))
+        #expect(Int(tinted[2]) - Int(tinted[1]) > 60, "red tint inside the quad: \(tinted)")
+        let outside = last.pixel(x: 20, y: 340)
+        #expect(outside.allSatisfy { $0 < 70 }, "table untouched: \(outside)")
+        // On the left edge's midpoint: the outline, red.
+        let edge = (corners.topLeft + corners.bottomLeft) * 0.5
+        let line = last.pixel(x: Int(edge.x.rounded()), y: Int(edge.y.rounded()))
+        #expect(line[2] > 150 && line[1] < 110, "outline colour \(line)")
+    }
+
+    @Test func filterAndSizeChangeTheOutput() throws {
+        let scratch = Scratch()
+        let input = scratch.path + "/in.mp4"
+        _ = try Self.stillClip(to: input, frames: 4)
+        let run = try CLIRun([
+            "overlay", input, "-o", scratch.path + "/small.mp4", "--size", "320x320", "--filter", "grayscale", "--types", "none",
+        ])
+        #expect(run.status == 0, "\(run.error)")
+        let frame = try #require(try VideoReader(path: scratch.path + "/small.mp4", pixelFormat: .bgr8).read())
+        #expect(frame.width == 320 && frame.height == 320)
+        #expect(frame.pixel(x: 160, y: 10).allSatisfy { $0 < 20 }, "letterbox bars are black")
+        let middle = frame.pixel(x: 160, y: 160)
+        #expect(abs(Int(middle[0]) - Int(middle[2])) < 8, "grayscale: no colour left \(middle)")
+        let bad = try CLIRun(["overlay", input, "-o", scratch.path + "/x.mp4", "--filter", "sepia"])
+        #expect(bad.status == 2 && bad.error.contains("sepia"))
+    }
+
+    @Test func interruptLeavesNothingBehind() throws {
+        let scratch = Scratch()
+        let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+            .appendingPathComponent("Samples/Media/document.mp4").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLIRun.binary)
+        process.arguments = ["overlay", sample, "-o", scratch.path + "/out.mp4", "--accuracy", "high", "--mark-sharpest"]
+        process.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        usleep(1_500_000)  // well inside the render: two passes over 90 frames of 720p
+        #expect(process.isRunning, "the render should still be running")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 130, "\(message)")
+        #expect(message.contains("interrupted"))
+        #expect(scratch.contents.isEmpty, "no output and no temporary file: \(scratch.contents)")
+    }
+
+    @Test func imageSequenceBecomesAVideo() throws {
+        let scratch = Scratch()
+        try FileManager.default.createDirectory(atPath: scratch.path + "/shots", withIntermediateDirectories: true)
+        for index in [1, 2, 10] {
+            try Frame(width: 160, height: 120, format: .bgr8, color: Color(white: Double(index) / 10)).write(
+                to: scratch.path + "/shots/shot\(index).png")
+        }
+        let run = try CLIRun([
+            "overlay", scratch.path + "/shots", "-o", scratch.path + "/shots.mp4", "--fps", "5", "--types", "none",
+        ])
+        #expect(run.status == 0, "\(run.error)")
+        let reader = try VideoReader(path: scratch.path + "/shots.mp4", pixelFormat: .gray8)
+        #expect(abs(reader.framesPerSecond - 5) < 0.01)
+        var levels: [UInt8] = []
+        while let frame = try reader.read() { levels.append(frame.pixel(x: 150, y: 110)[0]) }
+        #expect(levels.count == 3)
+        #expect(levels == levels.sorted(), "natural order: shot1, shot2, shot10 (\(levels))")
+    }
+}

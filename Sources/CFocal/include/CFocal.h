@@ -206,6 +206,7 @@ typedef struct {
     int32_t refine;                  /* fit each side at full resolution for sub-pixel corners */
     const struct cfocal_quad *priors; /* quads seen in the previous frame, tried as candidates too */
     int32_t prior_count;
+    int32_t priors_only;             /* verify and refine the priors only: no search for new quads */
 } cfocal_quad_options;
 
 typedef struct cfocal_quad {

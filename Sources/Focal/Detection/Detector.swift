@@ -14,6 +14,9 @@ public final class Detector {
     public let options: DetectorOptions
     private var tracker = FeatureTracker()
     private var previousQuads: [Quad] = []
+    private var framesSinceDiscovery = 0
+    /// Frames between full searches for new documents while known ones are being confirmed.
+    static let discoveryInterval = 10
     private let cascadeFolder: String?
 
     /// - Throws: `.invalidArgument` for options out of range; `.unavailable` for `.text`, whose
@@ -45,7 +48,22 @@ public final class Detector {
         var quads: [Quad]
         switch type {
         case .rectangle:
-            let rectangles = try RectangleSearch.run(upright, options: options, priors: options.tracking ? previousQuads : [])
+            var rectangles: [RectangleFeature] = []
+            // While tracking, most frames only confirm where the documents already are; the full
+            // search runs every `discoveryInterval` frames, or when a document is not confirmed.
+            if options.tracking, !previousQuads.isEmpty, framesSinceDiscovery < Self.discoveryInterval {
+                rectangles = try RectangleSearch.run(upright, options: options, priors: previousQuads, priorsOnly: true)
+                let confirmed =
+                    rectangles.count == previousQuads.count
+                    && rectangles.allSatisfy { $0.confidence >= options.minimumConfidence }
+                if !confirmed { rectangles = [] }
+            }
+            if rectangles.isEmpty {
+                rectangles = try RectangleSearch.run(upright, options: options, priors: options.tracking ? previousQuads : [])
+                framesSinceDiscovery = 0
+            } else {
+                framesSinceDiscovery += 1
+            }
             found = rectangles
             quads = rectangles.map(\.quad)
         case .qrCode:
@@ -90,7 +108,9 @@ enum HaarCascades {
 }
 
 enum RectangleSearch {
-    static func run(_ frame: Frame, options: DetectorOptions, priors: [Quad] = []) throws(FocalError) -> [RectangleFeature] {
+    static func run(_ frame: Frame, options: DetectorOptions, priors: [Quad] = [], priorsOnly: Bool = false) throws(FocalError)
+        -> [RectangleFeature]
+    {
         let priorQuads = priors.map { q in
             cfocal_quad(
                 x: (q.topLeft.x, q.topRight.x, q.bottomRight.x, q.bottomLeft.x),
@@ -105,7 +125,7 @@ enum RectangleSearch {
                 max_aspect_ratio: options.maximumAspectRatio, quadrature_tolerance: options.quadratureTolerance,
                 min_confidence: options.minimumConfidence, min_interior_brightness: options.minimumInteriorBrightness,
                 max_interior_saturation: options.maximumInteriorSaturation, refine: 1, priors: priorBuffer.baseAddress,
-                prior_count: Int32(priorBuffer.count))
+                prior_count: Int32(priorBuffer.count), priors_only: priorsOnly ? 1 : 0)
             try frame.withShimImage { (image) throws(FocalError) in
                 try check(cfocal_detect_quads(&image, &settings, &results, Int32(results.count), &count), "detect rectangles")
             }

@@ -34,7 +34,7 @@ extension Frame {
     private func filtered(_ operation: String, _ body: (inout cfocal_image, inout cfocal_image) -> cfocal_status)
         throws(FocalError) -> Frame
     {
-        var result = try Frame(width: width, height: height, format: format)
+        var result = try Frame(uninitializedWidth: width, height: height, format: format)
         result.timestamp = timestamp
         result.orientation = orientation
         try withShimImage { (source) throws(FocalError) in

@@ -5,7 +5,7 @@ extension Frame {
     /// from video range to 0…255; ``lumaPlane`` gives the luma as stored, without a copy.
     public func converted(to target: PixelFormat) throws(FocalError) -> Frame {
         if target == format { return self }
-        var result = try Frame(width: width, height: height, format: target)
+        var result = try Frame(uninitializedWidth: width, height: height, format: target)
         result.timestamp = timestamp
         result.orientation = orientation
         try withShimImage { (source) throws(FocalError) in
@@ -33,7 +33,7 @@ extension Frame {
         -> Frame
     {
         if newWidth == width, newHeight == height { return self }
-        var result = try Frame(width: newWidth, height: newHeight, format: format)
+        var result = try Frame(uninitializedWidth: newWidth, height: newHeight, format: format)
         result.timestamp = timestamp
         result.orientation = orientation
         try withShimImage { (source) throws(FocalError) in
@@ -58,7 +58,7 @@ extension Frame {
     public func oriented() throws(FocalError) -> Frame {
         if orientation == .up { return self }
         let swaps = orientation.swapsDimensions
-        var result = try Frame(width: swaps ? height : width, height: swaps ? width : height, format: format)
+        var result = try Frame(uninitializedWidth: swaps ? height : width, height: swaps ? width : height, format: format)
         result.timestamp = timestamp
         try withShimImage { (source) throws(FocalError) in
             try result.withMutableShimImage { (destination) throws(FocalError) in

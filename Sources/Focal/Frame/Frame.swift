@@ -39,6 +39,16 @@ public struct Frame: Sendable {
         self.orientation = orientation
     }
 
+    /// A frame whose pixels the caller overwrites at once (conversions, filters, decoders).
+    init(uninitializedWidth width: Int, height: Int, format: PixelFormat) throws(FocalError) {
+        guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15 else {
+            throw FocalError(
+                .invalidArgument, operation: "create frame", reason: "size \(width)x\(height) is outside 1…32768 pixels")
+        }
+        let storage = PixelStorage(format: format, width: width, height: height, zeroed: false)
+        self.init(width: width, height: height, format: format, planes: storage.planes, storage: storage)
+    }
+
     /// A frame of the given size filled with zeros (black for gray and BGR; for ``PixelFormat/yuv420``,
     /// use ``init(width:height:format:color:)`` to get black).
     public init(width: Int, height: Int, format: PixelFormat) throws(FocalError) {
@@ -137,7 +147,7 @@ public struct Frame: Sendable {
 
     mutating func makeUnique() {
         if isKnownUniquelyReferenced(&storage), storage.isSwiftOwned, storage.planes.count == planes.count { return }
-        let copy = PixelStorage(format: format, width: width, height: height)
+        let copy = PixelStorage(format: format, width: width, height: height, zeroed: false)
         withExtendedLifetime(storage) {
             for (index, (source, target)) in zip(planes, copy.planes).enumerated() {
                 let rowBytes = source.width * (index == 0 ? format.bytesPerPixel : 1)

@@ -24,8 +24,9 @@ final class PixelStorage: @unchecked Sendable {
     let planes: [PlaneLayout]
 
     /// Allocates planes for an image of format and size, each row padded to a multiple of
-    /// `rowAlignment` bytes. Contents are zero.
-    init(format: PixelFormat, width: Int, height: Int, rowAlignment: Int = 64) {
+    /// `rowAlignment` bytes. Contents are zero unless `zeroed` is false, for callers that
+    /// overwrite every pixel at once (copies, conversions).
+    init(format: PixelFormat, width: Int, height: Int, rowAlignment: Int = 64, zeroed: Bool = true) {
         var layouts: [(offset: Int, width: Int, height: Int, bytesPerRow: Int)] = []
         var offset = 0
         for index in 0..<format.planeCount {
@@ -36,7 +37,7 @@ final class PixelStorage: @unchecked Sendable {
             offset += bytesPerRow * size.height
         }
         let memory = UnsafeMutableRawPointer.allocate(byteCount: max(offset, 1), alignment: 64)
-        memory.initializeMemory(as: UInt8.self, repeating: 0, count: max(offset, 1))
+        if zeroed { memory.initializeMemory(as: UInt8.self, repeating: 0, count: max(offset, 1)) }
         owner = .swift(memory)
         planes = layouts.map {
             PlaneLayout(base: memory + $0.offset, width: $0.width, height: $0.height, bytesPerRow: $0.bytesPerRow)

@@ -91,7 +91,7 @@ public enum Sharpness {
     /// (out = 255 · (v / 255)^gamma; below 1 brightens faint detail), as Apple's sample shows it.
     public static func laplacianImage(of frame: Frame, gamma: Double = 0.5) throws(FocalError) -> Frame {
         let gray = try luma(of: frame)
-        var result = try Frame(width: gray.width, height: gray.height, format: .gray8)
+        var result = try Frame(uninitializedWidth: gray.width, height: gray.height, format: .gray8)
         try gray.withShimImage { (source) throws(FocalError) in
             try result.withMutableShimImage { (destination) throws(FocalError) in
                 try check(cfocal_laplacian_image(&source, &destination, gamma), "draw the Laplacian")
