@@ -9,14 +9,20 @@ import Focal
 struct FocalCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "focal",
-        abstract: "Find documents, text, faces and QR codes in images and video, and pick the sharpest frames.",
+        abstract: "Find documents, faces and QR codes in images and video, pick the sharpest frames, and scan documents flat.",
         discussion: """
-            Focal reads images (JPEG, PNG, TIFF, WebP, BMP) and videos (anything FFmpeg reads) and \
-            writes annotated images and H.264 video.
+            Focal reads images (JPEG, PNG, TIFF, WebP, BMP), image sequences and videos (anything \
+            FFmpeg reads), and writes annotated images, H.264 video, flat document scans and JSON.
 
             EXAMPLES
               focal overlay Samples/Media/document.mp4 -o out/overlay.mp4
-              focal overlay photo.jpg -o annotated.png
+              focal detect clip.mp4 --json clip.json
+              focal scan clip.mp4 --out scans
+              focal sharpest burst/*.jpg --sheet ranking.png
+              focal --generate-completion-script bash > /etc/bash_completion.d/focal
+
+            Exit status: 0 on success, 1 when an input cannot be processed, 2 for bad usage, 130 when
+            interrupted.
             """,
         version: FocalVersion.string,
         subcommands: [DetectCommand.self, OverlayCommand.self, ScanCommand.self, SharpestCommand.self]
