@@ -64,14 +64,7 @@ struct DetectCommand: ParsableCommand {
         _ = try featureTypes()
     }
 
-    func featureTypes() throws -> [FeatureType] {
-        try types.split(separator: ",").map { name in
-            guard let type = FeatureType(rawValue: String(name.filter { !$0.isWhitespace })) else {
-                throw ValidationError("unknown feature type '\(name)'; use rectangle, text, face or qr")
-            }
-            return type
-        }
-    }
+    func featureTypes() throws -> [FeatureType] { try parseFeatureTypes(types) }
 
     func run() throws {
         let report: DetectionReport
@@ -82,18 +75,11 @@ struct DetectCommand: ParsableCommand {
             throw ExitCode(1)
         }
         if let json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            let data = try encoder.encode(report)
-            if json == "-" {
-                print(String(decoding: data, as: UTF8.self))
-            } else {
-                do {
-                    try OutputFile.write(Array(data) + [10], to: json)
-                } catch {
-                    printError("\(error)")
-                    throw ExitCode(1)
-                }
+            do {
+                try OutputFile.writeJSON(report, to: json)
+            } catch {
+                printError("\(error)")
+                throw ExitCode(1)
             }
         } else {
             printTable(report)

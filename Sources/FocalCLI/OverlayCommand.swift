@@ -94,14 +94,7 @@ struct OverlayCommand: ParsableCommand {
     }
 
     func featureTypes() throws -> [FeatureType] {
-        try types.split(separator: ",").compactMap { name in
-            let trimmed = String(name.filter { !$0.isWhitespace })
-            if trimmed == "none" { return nil }
-            guard let type = FeatureType(rawValue: trimmed), type != .text else {
-                throw ValidationError("unknown feature type '\(name)'; use rectangle, face, qr or none")
-            }
-            return type
-        }
+        try parseFeatureTypes(types, allowed: [.rectangle, .face, .qrCode], allowsNone: true)
     }
 
     func frameFilters() throws -> [FrameFilter] {

@@ -99,12 +99,8 @@ struct ScanCommand: ParsableCommand {
                     )
                 }
             }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             let name = String(input.split(separator: "/").last ?? Substring(input))
-            try TextOutput.writeAtomically(
-                Array(try encoder.encode(Summary(source: name, documents: entries))) + [10],
-                to: out + "/summary.json")
+            try OutputFile.writeJSON(Summary(source: name, documents: entries), to: out + "/summary.json", pretty: true)
             if !quiet && entries.isEmpty { print("no document found in \(input)") }
         } catch let error as FocalError {
             printError("\(error)")

@@ -75,14 +75,7 @@ struct SharpestCommand: ParsableCommand {
             }
             if let sheet { try drawSheet(photos.map { ($0.file, $0.frame, $0.score) }).write(to: sheet) }
             if let json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                let data = Array(try encoder.encode(ranked)) + [10]
-                if json == "-" {
-                    print(String(decoding: data, as: UTF8.self), terminator: "")
-                } else {
-                    try TextOutput.writeAtomically(data, to: json)
-                }
+                try OutputFile.writeJSON(ranked, to: json, pretty: true)
             } else {
                 print("rank  variance      std dev  file")
                 for r in ranked {
