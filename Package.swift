@@ -57,7 +57,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "FocalTests", dependencies: ["Focal", "FocalSynthetic"]),
+        .testTarget(name: "FocalTests", dependencies: ["Focal", "FocalSynthetic"], resources: [.copy("Resources")]),
         .testTarget(name: "FocalCLITests", dependencies: ["FocalCLI", "Focal", "FocalSynthetic"]),
 
         // Samples: small programs that show the library in use.

@@ -242,3 +242,37 @@ extension JSONEncoder {
         return encoder
     }
 }
+
+@Suite struct RealFaceTests {
+    static var portrait: String {
+        Bundle.module.path(forResource: "astronaut", ofType: "jpg", inDirectory: "Resources") ?? "missing astronaut.jpg"
+    }
+
+    @Test func findsTheFaceAndItsLandmarksInARealPortrait() throws {
+        let photo = try Frame(contentsOf: Self.portrait)
+        let faces = try Detector(type: .face).features(in: photo).compactMap { $0 as? FaceFeature }
+        try #require(faces.count == 1, "\(faces.count) faces")
+        let face = faces[0]
+        // The face sits at about x 174…273, y 64…163 of the 512×512 portrait.
+        #expect(
+            face.bounds.minX > 150 && face.bounds.maxX < 300 && face.bounds.minY > 40 && face.bounds.maxY < 190, "\(face.bounds)")
+        let left = try #require(face.leftEyePosition), right = try #require(face.rightEyePosition)
+        #expect(left.x < right.x && abs(left.y - right.y) < 15, "eyes side by side: \(left) \(right)")
+        if let mouth = face.mouthPosition {
+            #expect(
+                mouth.y > max(left.y, right.y) + 20 && mouth.x > left.x && mouth.x < right.x, "mouth below and between the eyes")
+        }
+    }
+
+    @Test func orientationAppliesToFacesToo() throws {
+        var stored = try Frame(contentsOf: Self.portrait)
+        stored.orientation = .left  // store the portrait turned a quarter counter-clockwise
+        stored = try stored.oriented()
+        let upright = try Detector(type: .face).features(in: stored, orientation: .right).compactMap { $0 as? FaceFeature }
+        try #require(upright.count == 1)
+        #expect(
+            upright[0].bounds.minX > 150 && upright[0].bounds.maxY < 190,
+            "in the upright image's coordinates: \(upright[0].bounds)")
+        #expect(try Detector(type: .face).features(in: stored).isEmpty, "a face on its side is not found without the orientation")
+    }
+}
