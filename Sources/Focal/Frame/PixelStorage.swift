@@ -34,7 +34,9 @@ final class PixelStorage: @unchecked Sendable {
             let rowBytes = size.width * (index == 0 ? format.bytesPerPixel : 1)
             let bytesPerRow = (rowBytes + rowAlignment - 1) / rowAlignment * rowAlignment
             layouts.append((offset, size.width, size.height, bytesPerRow))
-            offset += bytesPerRow * size.height
+            // One spare row after each plane: libswscale and other vector code write whole vectors
+            // and may run past the end of a plane's last row.
+            offset += bytesPerRow * (size.height + 1)
         }
         let memory = UnsafeMutableRawPointer.allocate(byteCount: max(offset, 1), alignment: 64)
         if zeroed { memory.initializeMemory(as: UInt8.self, repeating: 0, count: max(offset, 1)) }
