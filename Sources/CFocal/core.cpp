@@ -2,6 +2,7 @@
 #include "internal.hpp"
 
 #include <opencv2/core/utils/logger.hpp>
+#include <opencv2/imgproc.hpp>
 
 namespace {
 thread_local std::string last_error;
@@ -68,6 +69,13 @@ cv::Mat luma_of(const cfocal_image &image, const char *operation) {
     if (image.format != CFOCAL_GRAY8 && image.format != CFOCAL_YUV420P)
         fail(CFOCAL_ERR_INVALID_ARGUMENT, std::string(operation) + ": needs gray8 or yuv420p");
     return planes_of(image)[0];
+}
+
+cv::Mat gray_of(const cfocal_image &image) {
+    if (image.format == CFOCAL_GRAY8 || image.format == CFOCAL_YUV420P) return planes_of(image)[0];
+    cv::Mat gray;
+    cv::cvtColor(planes_of(image)[0], gray, image.format == CFOCAL_BGR8 ? cv::COLOR_BGR2GRAY : cv::COLOR_BGRA2GRAY);
+    return gray;
 }
 
 cfocal_image view_of_mat(const cv::Mat &mat, int32_t format) {

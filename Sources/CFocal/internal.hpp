@@ -60,6 +60,8 @@ std::vector<cv::Mat> planes_of(const cfocal_image &image);
 cv::Mat packed_of(const cfocal_image &image, const char *operation);
 // Plane 0 as gray: the gray8 image itself, or YUV420P's luma.
 cv::Mat luma_of(const cfocal_image &image, const char *operation);
+// A gray view of any format: the luma without a copy for gray8 and YUV420P, converted for BGR(A).
+cv::Mat gray_of(const cfocal_image &image);
 
 cfocal_image view_of_mat(const cv::Mat &mat, int32_t format);
 

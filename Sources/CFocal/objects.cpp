@@ -16,14 +16,6 @@ using namespace cfocal;
 
 namespace {
 
-cv::Mat gray_for_objects(const cfocal_image &image) {
-    if (image.format == CFOCAL_GRAY8) return planes_of(image)[0];
-    if (image.format == CFOCAL_YUV420P) return planes_of(image)[0];
-    cv::Mat gray;
-    cv::cvtColor(planes_of(image)[0], gray, image.format == CFOCAL_BGR8 ? cv::COLOR_BGR2GRAY : cv::COLOR_BGRA2GRAY);
-    return gray;
-}
-
 // Cascades are costly to parse: load each file once per thread (CascadeClassifier is not
 // thread-safe to share while detecting).
 cv::CascadeClassifier &cascade(const std::string &path) {
@@ -47,7 +39,7 @@ cfocal_status cfocal_detect_faces(const cfocal_image *image, const char *cascade
             fail(CFOCAL_ERR_INVALID_ARGUMENT, "detect faces: missing argument");
         *count = 0;
         std::string folder(cascade_folder);
-        cv::Mat gray = gray_for_objects(*image), equalized;
+        cv::Mat gray = gray_of(*image), equalized;
         cv::equalizeHist(gray, equalized);
         std::vector<cv::Rect> faces;
         std::vector<int> levels;
@@ -105,7 +97,7 @@ cfocal_status cfocal_detect_qr(const cfocal_image *image, cfocal_qr *out, int32_
         validate(image, "detect QR codes");
         if (out == nullptr || count == nullptr) fail(CFOCAL_ERR_INVALID_ARGUMENT, "detect QR codes: missing argument");
         *count = 0;
-        cv::Mat gray = gray_for_objects(*image);
+        cv::Mat gray = gray_of(*image);
         // Locate with QRCodeDetector, read a crop around each code with the WeChat decoder (which,
         // without its optional CNN models, reports the whole image as the code's outline).
         std::vector<std::string> messages;

@@ -28,13 +28,6 @@ struct Candidate {
     double score = 0;
 };
 
-cv::Mat gray_of(const cfocal_image &image) {
-    if (image.format == CFOCAL_GRAY8 || image.format == CFOCAL_YUV420P) return planes_of(image)[0];
-    cv::Mat gray;
-    cv::cvtColor(planes_of(image)[0], gray, image.format == CFOCAL_BGR8 ? cv::COLOR_BGR2GRAY : cv::COLOR_BGRA2GRAY);
-    return gray;
-}
-
 double cross(const cv::Point2d &o, const cv::Point2d &a, const cv::Point2d &b) {
     return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
 }

@@ -109,18 +109,7 @@ struct SharpestCommand: ParsableCommand {
             let image = try photo.1.converted(to: .bgr8).fitted(maxWidth: cell.width, maxHeight: cell.height)
             let laplacianImage = try Sharpness.laplacianImage(of: image).converted(to: .bgr8)
             for (column, picture) in [image, laplacianImage].enumerated() {
-                let x = Double(gap + column * (cell.width + gap)), y = Double(top + header)
-                let w = Double(picture.width), h = Double(picture.height)
-                let placement = try Homography(
-                    from: [
-                        Point(x: -0.5, y: -0.5), Point(x: w - 0.5, y: -0.5), Point(x: w - 0.5, y: h - 0.5),
-                        Point(x: -0.5, y: h - 0.5),
-                    ],
-                    to: [
-                        Point(x: x - 0.5, y: y - 0.5), Point(x: x + w - 0.5, y: y - 0.5), Point(x: x + w - 0.5, y: y + h - 0.5),
-                        Point(x: x - 0.5, y: y + h - 0.5),
-                    ])
-                try sheet.composite(picture, through: placement)
+                try sheet.paste(picture, x: gap + column * (cell.width + gap), y: top + header)
             }
         }
         return sheet

@@ -108,6 +108,19 @@ import Testing
         #expect(yuvSmall.pixel(x: 15, y: 5)[0] > 200 && yuvSmall.pixel(x: 3, y: 5)[0] < 40)
     }
 
+    @Test(arguments: [PixelFormat.bgr8, .yuv420])
+    func pasteCopiesPixelForPixelAndClips(format: PixelFormat) throws {
+        var canvas = try Frame(width: 40, height: 30, format: format, color: .black)
+        let patch = try Frame(width: 10, height: 8, format: .bgr8, color: .white)
+        try canvas.paste(patch, x: 4, y: 6)  // converted to the canvas's format on the way
+        try canvas.paste(patch, x: 36, y: -4)  // hangs over the top-right corner: clipped
+        let bgr = try canvas.converted(to: .bgr8)
+        #expect(bgr.pixel(x: 4, y: 6).allSatisfy { $0 > 240 } && bgr.pixel(x: 13, y: 13).allSatisfy { $0 > 240 })
+        #expect(bgr.pixel(x: 14, y: 6).allSatisfy { $0 < 15 } && bgr.pixel(x: 4, y: 14).allSatisfy { $0 < 15 })
+        #expect(bgr.pixel(x: 39, y: 0).allSatisfy { $0 > 240 } && bgr.pixel(x: 39, y: 3).allSatisfy { $0 > 240 })
+        #expect(bgr.pixel(x: 39, y: 4).allSatisfy { $0 < 15 } && bgr.pixel(x: 35, y: 0).allSatisfy { $0 < 15 })
+    }
+
     @Test func invalidSizesAreErrors() {
         #expect(throws: FocalError.self) { try Frame(width: 0, height: 10, format: .gray8) }
         #expect(throws: FocalError.self) { try Frame(width: 10, height: -1, format: .bgr8) }

@@ -111,11 +111,7 @@ enum RectangleSearch {
     static func run(_ frame: Frame, options: DetectorOptions, priors: [Quad] = [], priorsOnly: Bool = false) throws(FocalError)
         -> [RectangleFeature]
     {
-        let priorQuads = priors.map { q in
-            cfocal_quad(
-                x: (q.topLeft.x, q.topRight.x, q.bottomRight.x, q.bottomLeft.x),
-                y: (q.topLeft.y, q.topRight.y, q.bottomRight.y, q.bottomLeft.y), confidence: 0)
-        }
+        let priorQuads = priors.map(\.shim)
         var results = [cfocal_quad](repeating: cfocal_quad(), count: options.maximumFeatureCount)
         var count: Int32 = 0
         try priorQuads.withUnsafeBufferPointer { (priorBuffer) throws(FocalError) in
@@ -130,14 +126,7 @@ enum RectangleSearch {
                 try check(cfocal_detect_quads(&image, &settings, &results, Int32(results.count), &count), "detect rectangles")
             }
         }
-        return results.prefix(Int(count)).map { r in
-            let x = [r.x.0, r.x.1, r.x.2, r.x.3], y = [r.y.0, r.y.1, r.y.2, r.y.3]
-            return RectangleFeature(
-                quad: Quad(
-                    topLeft: Point(x: x[0], y: y[0]), topRight: Point(x: x[1], y: y[1]),
-                    bottomRight: Point(x: x[2], y: y[2]), bottomLeft: Point(x: x[3], y: y[3])),
-                confidence: r.confidence)
-        }
+        return results.prefix(Int(count)).map { RectangleFeature(quad: Quad(shim: $0), confidence: $0.confidence) }
     }
 }
 
@@ -149,10 +138,9 @@ enum QRCodeSearch {
             try check(cfocal_detect_qr(&image, &results, Int32(results.count), &count), "detect QR codes")
         }
         return results.prefix(Int(count)).map { r in
-            let x = [r.x.0, r.x.1, r.x.2, r.x.3], y = [r.y.0, r.y.1, r.y.2, r.y.3]
             let message = withUnsafeBytes(of: r.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             return QRCodeFeature(
-                quad: Quad(unordered: (0..<4).map { Point(x: x[$0], y: y[$0]) }),
+                quad: Quad(unordered: Quad.corners(x: r.x, y: r.y)),
                 messageString: message.isEmpty ? nil : message)
         }
     }

@@ -11,12 +11,6 @@ public enum TextbookRectangles {
             try check(cfocal_detect_quads_textbook(&image, &result, &count), "detect rectangles (textbook)")
         }
         guard count > 0 else { return [] }
-        return [
-            RectangleFeature(
-                quad: Quad(
-                    topLeft: Point(x: result.x.0, y: result.y.0), topRight: Point(x: result.x.1, y: result.y.1),
-                    bottomRight: Point(x: result.x.2, y: result.y.2), bottomLeft: Point(x: result.x.3, y: result.y.3)),
-                confidence: 1)
-        ]
+        return [RectangleFeature(quad: Quad(shim: result), confidence: 1)]
     }
 }

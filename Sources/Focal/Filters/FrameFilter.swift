@@ -60,22 +60,33 @@ extension Frame {
         let fitted = try resized(width: fitWidth, height: fitHeight, interpolation: scale < 1 ? .area : .linear)
         var canvas = try Frame(width: width, height: height, format: format, color: color)
         canvas.timestamp = timestamp
-        let x0 = ((width - fitWidth) / 2) & ~1, y0 = ((height - fitHeight) / 2) & ~1
+        try canvas.paste(fitted, x: ((width - fitWidth) / 2) & ~1, y: ((height - fitHeight) / 2) & ~1)
+        return canvas
+    }
+}
+
+extension Frame {
+    /// Copies image into this frame with its top-left corner at (x, y), pixel for pixel (converted
+    /// to this frame's format first if need be); the parts outside this frame are left out. For
+    /// `.yuv420`, x and y are rounded down to even numbers so that chroma stays aligned.
+    public mutating func paste(_ image: Frame, x: Int, y: Int) throws(FocalError) {
+        let source = image.format == format ? image : try image.converted(to: format)
+        makeUnique()  // before reading planes: a copy has its own rows and strides
+        let x0 = format == .yuv420 ? x & ~1 : x, y0 = format == .yuv420 ? y & ~1 : y
         for plane in 0..<format.planeCount {
-            let shift = plane == 0 ? 0 : 1
-            let rowBytes = fitted.planes[plane].width * (plane == 0 ? format.bytesPerPixel : 1)
-            let offsetX = (x0 >> shift) * (plane == 0 ? format.bytesPerPixel : 1), offsetY = y0 >> shift
-            let source = fitted.planes[plane], sourceRows = source.height
-            let stride = canvas.bytesPerRow(plane: plane)
-            canvas.withUnsafeMutableBytes(plane: plane) { target in
-                withExtendedLifetime(fitted.storage) {
-                    for row in 0..<sourceRows {
-                        (target.baseAddress! + (offsetY + row) * stride + offsetX)
-                            .copyMemory(from: source.base + row * source.bytesPerRow, byteCount: rowBytes)
-                    }
+            let shift = plane == 0 ? 0 : 1, bytes = plane == 0 ? format.bytesPerPixel : 1
+            let from = source.planes[plane], into = planes[plane]  // planes of the unique storage
+            let left = max(0, x0 >> shift), top = max(0, y0 >> shift)
+            let skipX = left - (x0 >> shift), skipY = top - (y0 >> shift)
+            let columns = min(from.width - skipX, into.width - left), rows = min(from.height - skipY, into.height - top)
+            guard columns > 0, rows > 0 else { continue }
+            withExtendedLifetime((storage, source.storage)) {
+                for row in 0..<rows {
+                    (into.base + (top + row) * into.bytesPerRow + left * bytes)
+                        .copyMemory(
+                            from: from.base + (skipY + row) * from.bytesPerRow + skipX * bytes, byteCount: columns * bytes)
                 }
             }
         }
-        return canvas
     }
 }

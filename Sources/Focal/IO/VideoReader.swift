@@ -35,7 +35,9 @@ public final class VideoReader {
     ///   `.decodeFailed` (not a video, or damaged), `.unsupportedFormat` (no decoder for its codec).
     public init(path: String, pixelFormat: PixelFormat = .yuv420, threads: Int = 0) throws(FocalError) {
         // Checked here for a clear error: libav's own message for these is vaguer.
-        _ = try Self.checkReadable(path)
+        guard FileAccess.exists(path) else {
+            throw FocalError(.fileNotFound, operation: "open video", path: path, reason: "no such file")
+        }
         var reader: OpaquePointer?
         try check(cfocal_video_reader_open(path, Int32(threads), &reader), "open video", path: path)
         guard let reader else { throw FocalError(.internal, operation: "open video", path: path, reason: "no reader") }
@@ -81,12 +83,5 @@ public final class VideoReader {
         }
 
         public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(reader: reader) }
-    }
-
-    static func checkReadable(_ path: String) throws(FocalError) -> Bool {
-        guard FileAccess.exists(path) else {
-            throw FocalError(.fileNotFound, operation: "open video", path: path, reason: "no such file")
-        }
-        return true
     }
 }
