@@ -39,6 +39,7 @@ let package = Package(
                 .linkedLibrary("opencv_imgproc"),
                 // opencv_imgcodecs is opened on first use: see image_codec.cpp.
                 .linkedLibrary("opencv_objdetect"),
+                .linkedLibrary("opencv_dnn"),
                 .linkedLibrary("opencv_wechat_qrcode"),
                 .linkedLibrary("dl"),
                 .linkedLibrary("avformat"),

@@ -163,6 +163,49 @@ func sharpnessBenchmark(rounds: Int) throws {
     )
 }
 
+/// Text detection on decoded frames, one thread: the fast engine as a stream (tracking, as the CLI
+/// runs it) and on independent frames, beside the rectangle detector it builds on; the network at
+/// each input size on a few frames.
+func textBenchmark(sample: String, rounds: Int, modelFrames: Int) throws {
+    FocalRuntime.setOpenCVThreads(1)
+    defer { FocalRuntime.setOpenCVThreads(nil) }
+    let reader = try VideoReader(path: sample)
+    var frames: [Frame] = []
+    while let frame = try reader.read() { frames.append(frame) }
+    print(
+        "text: \(sample), \(reader.width)x\(reader.height), \(frames.count) decoded frames, one OpenCV thread, median of \(rounds) rounds"
+    )
+    func measure(_ name: String, frames: [Frame], rounds: Int, make: () throws -> Detector) throws {
+        var times: [Double] = []
+        var found = 0
+        for _ in 0..<rounds {
+            let detector = try make()
+            found = 0
+            times.append(try seconds { for frame in frames { found += try detector.features(in: frame).count } })
+        }
+        let perFrame = median(times) / Double(frames.count)
+        print(
+            "  " + name.padding(toLength: 46, withPad: " ", startingAt: 0)
+                + fixed(1 / perFrame).padding(toLength: 8, withPad: " ", startingAt: 0)
+                + "fps  \(fixed(perFrame * 1000, 1)) ms/frame  \(fixed(Double(found) / Double(frames.count))) per frame")
+    }
+    try measure("rectangles .high, tracking (page search)", frames: frames, rounds: rounds) {
+        try Detector(type: .rectangle, options: .init(maximumFeatureCount: 4, tracking: true))
+    }
+    try measure("text .low, tracking (a stream)", frames: frames, rounds: rounds) {
+        try Detector(type: .text, options: .init(accuracy: .low, tracking: true))
+    }
+    try measure("text .low, independent frames", frames: frames, rounds: rounds) {
+        try Detector(type: .text, options: .init(accuracy: .low))
+    }
+    let few = Array(frames.prefix(modelFrames))
+    for size in TextDetectionOptions.ModelInputSize.allCases {
+        try measure("text .high, model input \(size.rawValue)", frames: few, rounds: 1) {
+            try Detector(type: .text, options: .init(accuracy: .high, text: .init(modelInputSize: size)))
+        }
+    }
+}
+
 /// Per-frame cost of each stage of the overlay render on decoded 720p frames, one thread.
 func overlayStages(sample: String) throws {
     let reader = try VideoReader(path: sample)
@@ -230,6 +273,10 @@ do {
         try overlayStages(sample: arguments.count > 1 ? arguments[1] : "Samples/Media/document.mp4")
     case "sharpness":
         try sharpnessBenchmark(rounds: option("--rounds", default: 5))
+    case "text":
+        try textBenchmark(
+            sample: arguments.count > 1 ? arguments[1] : "Samples/Media/document.mp4",
+            rounds: option("--rounds", default: 3), modelFrames: option("--model-frames", default: 5))
     case "textbook":
         try textbookPredictions(video: arguments[1], output: arguments[2])
     case "detect":
@@ -237,7 +284,7 @@ do {
             sample: arguments.count > 1 ? arguments[1] : "Samples/Media/document.mp4",
             rounds: option("--rounds", default: 3))
     default:
-        print("usage: focal-bench video|detect SAMPLE.mp4 [--repeat N] [--rounds N] | textbook VIDEO OUT.json")
+        print("usage: focal-bench video|detect|text SAMPLE.mp4 [--repeat N] [--rounds N] | textbook VIDEO OUT.json")
         exit(2)
     }
 } catch {

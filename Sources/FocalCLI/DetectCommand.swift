@@ -10,7 +10,7 @@ import Focal
 struct DetectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "detect",
-        abstract: "Find documents, faces and QR codes in an image or a video.",
+        abstract: "Find documents, text lines, faces and QR codes in an image or a video.",
         discussion: """
             Prints what it finds as a table, or writes it as JSON with --json: one entry per frame \
             that has features, each with its type, corners (top-left, top-right, bottom-right, \
@@ -21,6 +21,14 @@ struct DetectCommand: ParsableCommand {
               focal detect receipt.jpg
               focal detect clip.mp4 --json clip.json
               focal detect desk.mp4 --types rectangle,qr --max-features 3 --accuracy low --json -
+              focal detect page.jpg --types text --json lines.json
+
+            TEXT
+              Text lines come with their words (and, at --accuracy low, characters) as \
+            subFeatures. Documents are found first and each page is searched flattened, so lines \
+            follow the page's perspective; --text-on-frame searches the frame as it is instead. \
+            --accuracy low is the classical engine (fast enough for every frame of a video); high \
+            runs PP-OCRv4's DB network (Models/ppocr-v4-det.onnx) at --text-input-size.
             """
     )
 
@@ -32,7 +40,7 @@ struct DetectCommand: ParsableCommand {
 
     @Option(
         name: .customLong("max-features"),
-        help: ArgumentHelp("At most this many features of each type per frame.", valueName: "n"))
+        help: ArgumentHelp("At most this many features of each type per frame (text lines are not limited).", valueName: "n"))
     var maxFeatures: Int = 1
 
     @Option(help: ArgumentHelp("low (fast, for live video) or high.", valueName: "accuracy"))
@@ -53,6 +61,16 @@ struct DetectCommand: ParsableCommand {
         help: ArgumentHelp(
             "How documents' best frames are chosen: noise-resistant (default) or plain (Apple's measure).", valueName: "mode"))
     var sharpness: SharpnessMode = .noiseResistant
+
+    @Option(
+        name: .customLong("text-input-size"),
+        help: ArgumentHelp(
+            "The text network's input at --accuracy high: fast (480), standard (736, default) or fine (1024).", valueName: "size")
+    )
+    var textInputSize: TextDetectionOptions.ModelInputSize = .standard
+
+    @Flag(name: .customLong("text-on-frame"), help: "Search for text on the whole frame, not on the documents in it.")
+    var textOnFrame = false
 
     @Option(help: ArgumentHelp("Write JSON to this file, or - for standard output.", valueName: "path"))
     var json: String?
@@ -92,6 +110,8 @@ struct DetectCommand: ParsableCommand {
             accuracy: accuracy, maximumFeatureCount: maxFeatures, minimumConfidence: minConfidence,
             minimumInteriorBrightness: minBrightness)
         options.tracking = isVideo
+        options.text.modelInputSize = textInputSize
+        options.text.searchesDocuments = !textOnFrame
         var detectors: [Detector] = []
         for type in types { detectors.append(try Detector(type: type, options: options)) }
         func features(in frame: Frame) throws(FocalError) -> [AnyFeature] {
@@ -180,6 +200,20 @@ struct DetectionReport: Encodable {
 }
 
 extension DetectorOptions.Accuracy: ExpressibleByArgument {}
+
+extension TextDetectionOptions.ModelInputSize: ExpressibleByArgument {
+    public init?(argument: String) {
+        switch argument {
+        case "fast": self = .fast
+        case "standard": self = .standard
+        case "fine": self = .fine
+        default: return nil
+        }
+    }
+
+    public static var allValueStrings: [String] { ["fast", "standard", "fine"] }
+    public var defaultValueDescription: String { String(describing: self) }
+}
 
 /// The sharpness measures the CLI offers.
 enum SharpnessMode: String, ExpressibleByArgument, CaseIterable {

@@ -171,12 +171,9 @@ import Testing
             try Detector(type: .rectangle, options: .init(minimumAspectRatio: 0.8, maximumAspectRatio: 0.5))
         }
         #expect(throws: FocalError.self) { try Detector(type: .rectangle, options: .init(maximumFeatureCount: 0)) }
-        do {
-            _ = try Detector(type: .text)
-            Issue.record("text detection should say it is not available yet")
-        } catch {
-            #expect(error.kind == .unavailable)
-        }
+        var text = DetectorOptions()
+        text.text.minimumContrast = 300
+        #expect(throws: FocalError.self) { try Detector(type: .text, options: text) }
     }
 }
 

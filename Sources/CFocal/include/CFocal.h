@@ -223,6 +223,44 @@ cfocal_status cfocal_detect_quads(const cfocal_image *image, const cfocal_quad_o
  * the benchmarks' and evaluations' baseline. Returns 0 or 1 quad. */
 cfocal_status cfocal_detect_quads_textbook(const cfocal_image *image, cfocal_quad *out, int32_t *count);
 
+/* ---- text -------------------------------------------------------------------------------- */
+
+/* A text box: a line, a word in a line, or a character in a word. Corners TL, TR, BR, BL in
+ * reading order (TL→TR runs along the text), so a slanted line keeps its slant. */
+typedef struct {
+    double x[4];
+    double y[4];
+    double confidence;
+    int32_t level;  /* 0 line, 1 word, 2 character */
+    int32_t parent; /* index of the enclosing line or word in the same array; -1 for a line */
+} cfocal_text_box;
+
+typedef struct {
+    double min_contrast;  /* gray levels a stroke must stand out from the paper around it */
+    double max_word_gap;  /* gaps closed within a word, in character heights */
+    double max_line_gap;  /* gaps bridged within a line, in character heights */
+    int32_t max_lines;
+} cfocal_text_options;
+
+/* Dark text on light ground, roughly horizontal, without a model: black-hat strokes, words by
+ * closing, words chained into lines along a shared baseline. Lines come first in out, then
+ * words, then characters; when out is full the lines are kept first. */
+cfocal_status cfocal_detect_text(const cfocal_image *image, const cfocal_text_options *options,
+                                 cfocal_text_box *out, int32_t capacity, int32_t *count);
+
+/* A Differentiable Binarization network (PP-OCRv4's detector, converted for OpenCV 4.6). Not
+ * thread-safe: one caller at a time per model. */
+typedef struct cfocal_text_model cfocal_text_model;
+cfocal_status cfocal_text_model_open(const char *path, cfocal_text_model **out);
+void cfocal_text_model_free(cfocal_text_model *model);
+/* Lines (level 0) found by the network with the image scaled to input_size on its long side
+ * (rounded to a multiple of 32, aspect ratio kept). Regions of the probability map above
+ * binary_threshold whose mean reaches polygon_threshold are grown by DB's unclip ratio; runs on
+ * one band less than max_line_gap heights apart are joined into one line. */
+cfocal_status cfocal_text_model_detect(cfocal_text_model *model, const cfocal_image *image, int32_t input_size,
+                                       double binary_threshold, double polygon_threshold, double unclip_ratio,
+                                       double max_line_gap, cfocal_text_box *out, int32_t capacity, int32_t *count);
+
 /* ---- objects: faces and QR codes -------------------------------------------------------- */
 
 typedef struct {

@@ -18,23 +18,16 @@ public final class Detector {
     /// Frames between full searches for new documents while known ones are being confirmed.
     static let discoveryInterval = 10
     private let cascadeFolder: String?
+    private let textSearch: TextSearch?
 
-    /// - Throws: `.invalidArgument` for options out of range; `.unavailable` for `.text`, whose
-    ///   detector is not in this version; `.modelMissing` for `.face` when OpenCV's Haar cascades
-    ///   (Debian's `opencv-data`) are not installed.
+    /// - Throws: `.invalidArgument` for options out of range; `.modelMissing` for `.face` when
+    ///   OpenCV's Haar cascades (Debian's `opencv-data`) are not installed, and for `.text` at
+    ///   `.high` accuracy when the DB model (`Models/ppocr-v4-det.onnx`) cannot be found.
     public init(type: FeatureType, options: DetectorOptions = DetectorOptions()) throws(FocalError) {
         self.type = type
         self.options = try options.validated()
-        switch type {
-        case .text:
-            throw FocalError(
-                .unavailable, operation: "create text detector",
-                reason: "text detection is not available in this version of Focal yet")
-        case .face:
-            cascadeFolder = try HaarCascades.folder()
-        case .rectangle, .qrCode:
-            cascadeFolder = nil
-        }
+        cascadeFolder = type == .face ? try HaarCascades.folder() : nil
+        textSearch = type == .text ? try TextSearch(options: self.options) : nil
     }
 
     /// The features in frame, best first. If `orientation` is given (or the frame carries one other
@@ -75,8 +68,9 @@ public final class Detector {
             found = faces
             quads = faces.map { Quad($0.bounds) }
         case .text:
-            found = []
-            quads = []
+            let lines = try textSearch?.run(upright) ?? []
+            found = lines
+            quads = lines.map(\.quad)
         }
         if options.tracking {
             tracker.assign(&found, quads: &quads, acquisition: options.acquisitionConfidence)

@@ -58,11 +58,14 @@ public struct DetectorOptions: Sendable, Equatable {
     /// (`CIDetectorTracking`). The detector then keeps state: use one detector per stream.
     public var tracking: Bool = false
 
+    /// Settings for text detectors only.
+    public var text = TextDetectionOptions()
+
     public init(
         accuracy: Accuracy = .high, minimumAspectRatio: Double = 0.3, maximumAspectRatio: Double = 1.0,
         minimumSize: Double = 0.15, maximumFeatureCount: Int = 1, quadratureTolerance: Double = 30,
         minimumConfidence: Double = 0.6, minimumInteriorBrightness: Double = 0.7, maximumInteriorSaturation: Double = 0.35,
-        acquisitionConfidence: Double = 0.8, tracking: Bool = false
+        acquisitionConfidence: Double = 0.8, tracking: Bool = false, text: TextDetectionOptions = TextDetectionOptions()
     ) {
         self.accuracy = accuracy
         self.minimumAspectRatio = minimumAspectRatio
@@ -75,6 +78,7 @@ public struct DetectorOptions: Sendable, Equatable {
         self.maximumInteriorSaturation = maximumInteriorSaturation
         self.acquisitionConfidence = acquisitionConfidence
         self.tracking = tracking
+        self.text = text
     }
 
     func validated() throws(FocalError) -> DetectorOptions {
@@ -90,6 +94,7 @@ public struct DetectorOptions: Sendable, Equatable {
         guard (0...1).contains(minimumInteriorBrightness) else { throw bad("minimumInteriorBrightness must be 0…1") }
         guard (0...1).contains(maximumInteriorSaturation) else { throw bad("maximumInteriorSaturation must be 0…1") }
         guard (0...1).contains(acquisitionConfidence) else { throw bad("acquisitionConfidence must be 0…1") }
+        _ = try text.validated()
         return self
     }
 }

@@ -94,3 +94,17 @@ extension Quad {
 #elseif canImport(Darwin)
     import Darwin
 #endif
+
+extension Quad {
+    /// Whether the point lies inside the quad or on its edge (for convex quads).
+    public func contains(_ p: Point) -> Bool {
+        var sign = 0.0
+        for i in 0..<4 {
+            let a = corners[i], b = corners[(i + 1) % 4]
+            let cross = (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x)
+            if cross == 0 { continue }
+            if sign == 0 { sign = cross } else if (sign > 0) != (cross > 0) { return false }
+        }
+        return true
+    }
+}

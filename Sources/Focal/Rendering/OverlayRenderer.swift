@@ -39,6 +39,12 @@ public struct OverlayRenderer: Sendable {
             case .face: color = style.faceColor
             }
             if style.fillOpacity > 0 { try frame.fill(corners, color: color.withAlpha(style.fillOpacity)) }
+            // A page holds dozens of text lines a few pixels tall: a thin outline, no halo and no
+            // label, or the overlay would hide the text it marks.
+            if feature.type == .text {
+                try frame.stroke(corners, color: color, lineWidth: max(1, style.lineWidth * 0.4 * scale))
+                continue
+            }
             try frame.stroke(corners, color: Color(white: 0, alpha: 0.45), lineWidth: (style.lineWidth + 2) * scale)
             try frame.stroke(corners, color: color, lineWidth: style.lineWidth * scale)
             if feature.type == .rectangle || feature.type == .qrCode {

@@ -1,0 +1,267 @@
+// Text lines without a model: strokes by black-hat, characters as connected components, words by
+// a short horizontal closing, and words chained into lines along a shared band. Fast enough for
+// every frame of a 720p stream; it expects dark print on light ground, roughly horizontal, which is
+// what a rectified page gives it.
+#include "internal.hpp"
+
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+using namespace cfocal;
+
+namespace {
+
+// Dark structures narrower than this (pixels) stand out in the black-hat: strokes of text up to
+// headline size at frame resolution, but not shadows, folds or the page's own edge.
+constexpr int kStrokeWindow = 15;
+// Components taller than this many median character heights are pictures, not text.
+constexpr double kMaxWordHeight = 4.0;
+constexpr double kMinWordHeight = 0.5;
+// A word's ink must cover at least this share of its box; rulings and picture edges cover less.
+constexpr double kMinWordFill = 0.25;
+// Words join a line when their vertical extents overlap by this share of the smaller one and
+// their heights differ by less than kMaxHeightRatio (so a headline does not swallow body text).
+constexpr double kMinBandOverlap = 0.5;
+constexpr double kMaxHeightRatio = 2.2;
+
+struct Extent {
+    double minU = std::numeric_limits<double>::max(), maxU = -std::numeric_limits<double>::max();
+    double minV = std::numeric_limits<double>::max(), maxV = -std::numeric_limits<double>::max();
+    void add(double u, double v) {
+        minU = std::min(minU, u), maxU = std::max(maxU, u);
+        minV = std::min(minV, v), maxV = std::max(maxV, v);
+    }
+    bool empty() const { return minU > maxU; }
+};
+
+struct Line {
+    std::vector<int> words;
+    int right = 0;                 // right edge of the last word so far
+    int lastTop = 0, lastBottom = 0;  // the last word's band: lines may slant
+    cv::Point2d center, along, across;  // reading frame, from the ink's minimum-area rectangle
+    Extent extent;
+    double contrast = 0;
+    int inkPixels = 0;
+};
+
+// Box corners in reading order from extents measured along `along` and `across` (pixel
+// edges, not centres: a one-pixel stroke has thickness one).
+cfocal_text_box box_from(const Extent &e, const cv::Point2d &center, const cv::Point2d &along,
+                         const cv::Point2d &across, double confidence, int level, int parent) {
+    cfocal_text_box box{};
+    const double us[4] = {e.minU - 0.5, e.maxU + 0.5, e.maxU + 0.5, e.minU - 0.5};
+    const double vs[4] = {e.minV - 0.5, e.minV - 0.5, e.maxV + 0.5, e.maxV + 0.5};
+    for (int i = 0; i < 4; i++) {
+        box.x[i] = center.x + us[i] * along.x + vs[i] * across.x;
+        box.y[i] = center.y + us[i] * along.y + vs[i] * across.y;
+    }
+    box.confidence = confidence;
+    box.level = level;
+    box.parent = parent;
+    return box;
+}
+
+}  // namespace
+
+extern "C" {
+
+cfocal_status cfocal_detect_text(const cfocal_image *image, const cfocal_text_options *options,
+                                 cfocal_text_box *out, int32_t capacity, int32_t *count) {
+    return guarded("detect text", [&] {
+        validate(image, "detect text");
+        if (options == nullptr || out == nullptr || count == nullptr || capacity < 0)
+            fail(CFOCAL_ERR_INVALID_ARGUMENT, "detect text: missing argument");
+        *count = 0;
+        const cv::Mat gray = gray_of(*image);
+
+        cv::Mat strokes, ink;
+        cv::morphologyEx(gray, strokes, cv::MORPH_BLACKHAT,
+                         cv::getStructuringElement(cv::MORPH_RECT, {kStrokeWindow, kStrokeWindow}));
+        // Otsu separates ink from paper texture; the floor keeps blank paper and noise empty.
+        const double otsu = cv::threshold(strokes, ink, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+        const double threshold = std::max(otsu, options->min_contrast);
+        cv::threshold(strokes, ink, threshold, 255, cv::THRESH_BINARY);
+        // Ink touching the border is the page's own edge or the background beyond it (a flattened
+        // page rarely fits its quad to the pixel), and would chain along whole rows as a margin word.
+        for (int x = 0; x < ink.cols; x++) {
+            if (ink.at<uint8_t>(0, x)) cv::floodFill(ink, cv::Point(x, 0), 0);
+            if (ink.at<uint8_t>(ink.rows - 1, x)) cv::floodFill(ink, cv::Point(x, ink.rows - 1), 0);
+        }
+        for (int y = 0; y < ink.rows; y++) {
+            if (ink.at<uint8_t>(y, 0)) cv::floodFill(ink, cv::Point(0, y), 0);
+            if (ink.at<uint8_t>(y, ink.cols - 1)) cv::floodFill(ink, cv::Point(ink.cols - 1, y), 0);
+        }
+
+        cv::Mat charLabels, charStats, centroids;
+        const int charCount = cv::connectedComponentsWithStats(ink, charLabels, charStats, centroids, 8, CV_32S);
+        std::vector<int> heights;
+        for (int i = 1; i < charCount; i++) {
+            const int w = charStats.at<int>(i, cv::CC_STAT_WIDTH), h = charStats.at<int>(i, cv::CC_STAT_HEIGHT);
+            if (h >= 3 && h <= 80 && w <= 3 * h && charStats.at<int>(i, cv::CC_STAT_AREA) >= 6) heights.push_back(h);
+        }
+        if (heights.empty()) return CFOCAL_OK;
+        std::nth_element(heights.begin(), heights.begin() + heights.size() / 2, heights.end());
+        const double charHeight = heights[heights.size() / 2];
+
+        // Odd: OpenCV does not reflect the anchor between dilation and erosion, so only a centred
+        // (odd) kernel keeps every ink pixel inside its word after the closing.
+        const int wordGap = std::max(1, static_cast<int>(std::lround(options->max_word_gap * charHeight))) | 1;
+        cv::Mat wordInk, wordLabels, wordStats;
+        cv::morphologyEx(ink, wordInk, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, {wordGap, 1}));
+        const int wordCount = cv::connectedComponentsWithStats(wordInk, wordLabels, wordStats, centroids, 8, CV_32S);
+
+        std::vector<int> words;
+        for (int i = 1; i < wordCount; i++) {
+            const int w = wordStats.at<int>(i, cv::CC_STAT_WIDTH), h = wordStats.at<int>(i, cv::CC_STAT_HEIGHT);
+            // Specks (dust, the dots of a rule, noise) are lower than half a character.
+            if (h < std::max(3.0, kMinWordHeight * charHeight) || h > kMaxWordHeight * charHeight) continue;
+            if (wordStats.at<int>(i, cv::CC_STAT_AREA) < kMinWordFill * w * h) continue;
+            words.push_back(i);
+        }
+        std::sort(words.begin(), words.end(), [&](int a, int b) {
+            return wordStats.at<int>(a, cv::CC_STAT_LEFT) < wordStats.at<int>(b, cv::CC_STAT_LEFT);
+        });
+
+        // Left to right, each word joins the line whose last word shares its band and is nearest.
+        std::vector<Line> lines;
+        std::vector<int> lineOfWord(wordCount, -1);
+        for (int word : words) {
+            const int x = wordStats.at<int>(word, cv::CC_STAT_LEFT), y = wordStats.at<int>(word, cv::CC_STAT_TOP);
+            const int w = wordStats.at<int>(word, cv::CC_STAT_WIDTH), h = wordStats.at<int>(word, cv::CC_STAT_HEIGHT);
+            int best = -1;
+            double bestGap = 0;
+            for (size_t l = 0; l < lines.size(); l++) {
+                const Line &line = lines[l];
+                const int lineHeight = line.lastBottom - line.lastTop;
+                const int overlap = std::min(y + h, line.lastBottom) - std::max(y, line.lastTop);
+                const int smaller = std::min(h, lineHeight), larger = std::max(h, lineHeight);
+                if (overlap < kMinBandOverlap * smaller || larger > kMaxHeightRatio * smaller) continue;
+                const double gap = x - line.right;
+                if (gap < -0.5 * h || gap > options->max_line_gap * larger) continue;
+                if (best < 0 || gap < bestGap) best = static_cast<int>(l), bestGap = gap;
+            }
+            if (best < 0) {
+                lines.push_back(Line{});
+                best = static_cast<int>(lines.size()) - 1;
+            }
+            Line &line = lines[best];
+            line.words.push_back(word);
+            line.right = std::max(line.right, x + w);
+            line.lastTop = y;
+            line.lastBottom = y + h;
+            lineOfWord[word] = best;
+        }
+        if (lines.empty()) return CFOCAL_OK;
+
+        // Each line's reading direction from the minimum-area rectangle around its ink.
+        std::vector<std::vector<cv::Point>> linePoints(lines.size());
+        std::vector<int> wordOfChar(charCount, -1);
+        for (int r = 0; r < ink.rows; r++) {
+            const int *chars = charLabels.ptr<int>(r);
+            const int *wordRow = wordLabels.ptr<int>(r);
+            const uint8_t *strokeRow = strokes.ptr<uint8_t>(r);
+            for (int c = 0; c < ink.cols; c++) {
+                if (chars[c] == 0) continue;
+                const int line = lineOfWord[wordRow[c]];
+                if (line < 0) continue;
+                wordOfChar[chars[c]] = wordRow[c];
+                linePoints[line].push_back({c, r});
+                lines[line].contrast += strokeRow[c];
+                lines[line].inkPixels++;
+            }
+        }
+        for (size_t l = 0; l < lines.size(); l++) {
+            Line &line = lines[l];
+            if (linePoints[l].empty()) continue;
+            const cv::RotatedRect rect = cv::minAreaRect(linePoints[l]);
+            cv::Point2f corners[4];
+            rect.points(corners);
+            // The longer side runs along the text; it points right so boxes read left to right.
+            cv::Point2d a = corners[1] - corners[0], b = corners[2] - corners[1];
+            cv::Point2d along = cv::norm(a) >= cv::norm(b) ? a : b;
+            along *= 1.0 / std::max(1e-9, cv::norm(along));
+            if (along.x < 0 || (along.x == 0 && along.y > 0)) along = -along;
+            line.along = along;
+            line.across = {-along.y, along.x};
+            line.center = rect.center;
+        }
+
+        std::vector<Extent> wordExtent(wordCount), charExtent(charCount);
+        for (int r = 0; r < ink.rows; r++) {
+            const int *chars = charLabels.ptr<int>(r);
+            for (int c = 0; c < ink.cols; c++) {
+                if (chars[c] == 0 || wordOfChar[chars[c]] < 0) continue;
+                const int word = wordOfChar[chars[c]];
+                Line &line = lines[lineOfWord[word]];
+                const cv::Point2d d = cv::Point2d(c, r) - line.center;
+                const double u = d.dot(line.along), v = d.dot(line.across);
+                line.extent.add(u, v);
+                wordExtent[word].add(u, v);
+                charExtent[chars[c]].add(u, v);
+            }
+        }
+
+        // A line must be longer than it is tall; a lone word must look like more than a mark.
+        std::vector<int> kept;
+        for (size_t l = 0; l < lines.size(); l++) {
+            const Line &line = lines[l];
+            if (line.extent.empty()) continue;
+            const double length = line.extent.maxU - line.extent.minU + 1, height = line.extent.maxV - line.extent.minV + 1;
+            if (height < 3 || length < 1.5 * height) continue;
+            if (line.words.size() == 1 && length < 3 * height) continue;
+            kept.push_back(static_cast<int>(l));
+        }
+        auto confidence = [&](const Line &line) {
+            // Ink exactly at the threshold scores 0.5, twice as dark as the threshold or more 1.
+            const double mean = line.contrast / std::max(1, line.inkPixels);
+            return std::clamp(0.5 + 0.5 * (mean - threshold) / threshold, 0.0, 1.0);
+        };
+        if (options->max_lines > 0 && static_cast<int>(kept.size()) > options->max_lines) {
+            std::stable_sort(kept.begin(), kept.end(),
+                             [&](int a, int b) { return confidence(lines[a]) > confidence(lines[b]); });
+            kept.resize(options->max_lines);
+        }
+        // Reading order, top to bottom (a strict key: std::sort needs one).
+        std::sort(kept.begin(), kept.end(), [&](int a, int b) { return lines[a].center.y < lines[b].center.y; });
+
+        int written = 0;
+        for (int l : kept) {
+            if (written == capacity) break;
+            const Line &line = lines[l];
+            out[written++] = box_from(line.extent, line.center, line.along, line.across, confidence(line), 0, -1);
+        }
+        const int lineBoxes = written;
+        std::vector<int> wordIndex(wordCount, -1);
+        for (int i = 0; i < lineBoxes && written < capacity; i++) {
+            const Line &line = lines[kept[i]];
+            std::vector<int> ordered = line.words;
+            std::sort(ordered.begin(), ordered.end(), [&](int a, int b) { return wordExtent[a].minU < wordExtent[b].minU; });
+            for (int word : ordered) {
+                if (written == capacity) break;
+                if (wordExtent[word].empty()) continue;
+                wordIndex[word] = written;
+                out[written++] = box_from(wordExtent[word], line.center, line.along, line.across, out[i].confidence, 1, i);
+            }
+        }
+        std::vector<int> chars;
+        for (int ch = 1; ch < charCount; ch++)
+            if (wordOfChar[ch] >= 0 && wordIndex[wordOfChar[ch]] >= 0 && !charExtent[ch].empty()) chars.push_back(ch);
+        std::sort(chars.begin(), chars.end(), [&](int a, int b) {
+            if (wordOfChar[a] != wordOfChar[b]) return wordIndex[wordOfChar[a]] < wordIndex[wordOfChar[b]];
+            return charExtent[a].minU < charExtent[b].minU;
+        });
+        for (int ch : chars) {
+            if (written == capacity) break;
+            const int parent = wordIndex[wordOfChar[ch]];
+            const Line &line = lines[kept[out[parent].parent]];
+            out[written++] = box_from(charExtent[ch], line.center, line.along, line.across, out[parent].confidence, 2, parent);
+        }
+        *count = written;
+        return CFOCAL_OK;
+    });
+}
+
+}  // extern "C"

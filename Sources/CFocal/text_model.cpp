@@ -1,0 +1,196 @@
+// Text lines from a Differentiable Binarization network (PP-OCRv4's detector) run by OpenCV's dnn
+// module. The post-processing (threshold the probability map, score each region, grow it back by
+// the unclip distance) is done here rather than by cv::dnn::TextDetectionModel_DB: 4.6's version
+// aborts the whole call on one degenerate region ("length > FLT_EPSILON in unclip"), which small
+// text on a page produces routinely.
+#include "internal.hpp"
+
+#include <opencv2/dnn.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+
+using namespace cfocal;
+
+struct cfocal_text_model {
+    cv::dnn::Net net;
+};
+
+namespace {
+
+// PP-OCR's detector expects RGB scaled to about -1…1. (ImageNet means with a 1/255 scale, the other
+// setting that loads, finds far fewer lines on pages.)
+constexpr double kScale = 1.0 / 127.5;
+const cv::Scalar kMean(127.5, 127.5, 127.5);
+
+// A run of text the network found: a word or a few, or a whole line.
+struct Segment {
+    cv::Point2d center, along;  // along: unit vector in reading direction
+    double length, height, score;
+
+    cv::Point2d across() const { return {-along.y, along.x}; }
+
+    cfocal_text_box box() const {
+        cfocal_text_box b{};
+        const double us[4] = {-length / 2, length / 2, length / 2, -length / 2};
+        const double vs[4] = {-height / 2, -height / 2, height / 2, height / 2};
+        for (int k = 0; k < 4; k++) {
+            b.x[k] = center.x + us[k] * along.x + vs[k] * across().x;
+            b.y[k] = center.y + us[k] * along.y + vs[k] * across().y;
+        }
+        b.confidence = score;
+        b.level = 0;
+        b.parent = -1;
+        return b;
+    }
+};
+
+// Segments that run in the same direction on the same band with a gap of at most max_gap heights
+// become one line. The network splits lines at wide spaces (a receipt's item and price, tabbed
+// columns of a form); readers and the line annotations of document datasets do not.
+std::vector<Segment> joined(const std::vector<Segment> &segments, double max_gap) {
+    const size_t n = segments.size();
+    std::vector<size_t> root(n);
+    for (size_t i = 0; i < n; i++) root[i] = i;
+    auto find = [&](size_t i) {
+        while (root[i] != i) i = root[i] = root[root[i]];
+        return i;
+    };
+    for (size_t i = 0; i < n; i++) {
+        const Segment &a = segments[i];
+        for (size_t j = i + 1; j < n; j++) {
+            const Segment &b = segments[j];
+            if (std::abs(a.along.dot(b.along)) < std::cos(10 * CV_PI / 180)) continue;
+            const double smaller = std::min(a.height, b.height), larger = std::max(a.height, b.height);
+            if (larger > 2.2 * smaller) continue;
+            const cv::Point2d d = b.center - a.center;
+            if (std::abs(d.dot(a.across())) > 0.5 * smaller) continue;  // not on the same band
+            const double gap = std::abs(d.dot(a.along)) - (a.length + b.length) / 2;
+            if (gap > max_gap * larger) continue;
+            root[find(i)] = find(j);
+        }
+    }
+    std::vector<std::vector<cv::Point2f>> groups(n);
+    std::vector<double> scores(n, 0), weights(n, 0);
+    for (size_t i = 0; i < n; i++) {
+        const cfocal_text_box b = segments[i].box();
+        const size_t g = find(i);
+        for (int k = 0; k < 4; k++) groups[g].emplace_back(static_cast<float>(b.x[k]), static_cast<float>(b.y[k]));
+        scores[g] += segments[i].score * segments[i].length;
+        weights[g] += segments[i].length;
+    }
+    std::vector<Segment> lines;
+    for (size_t g = 0; g < n; g++) {
+        if (groups[g].empty()) continue;
+        if (groups[g].size() == 4) {
+            lines.push_back(segments[g]);
+            continue;
+        }
+        const cv::RotatedRect rect = cv::minAreaRect(groups[g]);
+        cv::Point2f c[4];
+        rect.points(c);
+        cv::Point2d a = c[1] - c[0], b = c[2] - c[1];
+        cv::Point2d along = cv::norm(a) >= cv::norm(b) ? a : b;
+        along *= 1.0 / std::max(1e-9, cv::norm(along));
+        if (along.x < 0 || (along.x == 0 && along.y > 0)) along = -along;
+        lines.push_back({rect.center, along, std::max(cv::norm(a), cv::norm(b)), std::min(cv::norm(a), cv::norm(b)),
+                         scores[g] / std::max(1e-9, weights[g])});
+    }
+    return lines;
+}
+
+}  // namespace
+
+extern "C" {
+
+cfocal_status cfocal_text_model_open(const char *path, cfocal_text_model **out) {
+    return guarded("load text model", [&] {
+        if (path == nullptr || out == nullptr) fail(CFOCAL_ERR_INVALID_ARGUMENT, "load text model: missing argument");
+        *out = nullptr;
+        if (!std::ifstream(path, std::ios::binary).good())
+            fail(CFOCAL_ERR_NOT_FOUND, std::string("the text model '") + path + "' is missing or unreadable");
+        auto model = std::make_unique<cfocal_text_model>();
+        try {
+            model->net = cv::dnn::readNetFromONNX(path);
+        } catch (const cv::Exception &e) {
+            fail(CFOCAL_ERR_DECODE, std::string("'") + path + "' is not an ONNX network OpenCV can load: " + e.err);
+        }
+        if (model->net.empty()) fail(CFOCAL_ERR_DECODE, std::string("'") + path + "' holds no network");
+        *out = model.release();
+        return CFOCAL_OK;
+    });
+}
+
+void cfocal_text_model_free(cfocal_text_model *model) { delete model; }
+
+cfocal_status cfocal_text_model_detect(cfocal_text_model *model, const cfocal_image *image, int32_t input_size,
+                                       double binary_threshold, double polygon_threshold, double unclip_ratio,
+                                       double max_line_gap, cfocal_text_box *out, int32_t capacity, int32_t *count) {
+    return guarded("detect text with the model", [&] {
+        validate(image, "detect text with the model");
+        if (model == nullptr || out == nullptr || count == nullptr || capacity < 0 || input_size < 32)
+            fail(CFOCAL_ERR_INVALID_ARGUMENT, "detect text with the model: bad argument");
+        *count = 0;
+        cv::Mat bgr;
+        switch (image->format) {
+        case CFOCAL_BGR8: bgr = planes_of(*image)[0]; break;
+        case CFOCAL_BGRA8: cv::cvtColor(planes_of(*image)[0], bgr, cv::COLOR_BGRA2BGR); break;
+        default: cv::cvtColor(gray_of(*image), bgr, cv::COLOR_GRAY2BGR); break;
+        }
+        // The network halves the resolution five times: sides must be multiples of 32.
+        const double fit = static_cast<double>(input_size) / std::max(bgr.cols, bgr.rows);
+        auto multiple_of_32 = [](double v) { return std::max(32, static_cast<int>(std::lround(v / 32.0)) * 32); };
+        const cv::Size input(multiple_of_32(bgr.cols * fit), multiple_of_32(bgr.rows * fit));
+        model->net.setInput(cv::dnn::blobFromImage(bgr, kScale, input, kMean, true, false));
+        cv::Mat output = model->net.forward();
+        // [H, W] after the conversion's squeeze; [1, 1, H, W] from the original export.
+        cv::Mat probability(input.height, input.width, CV_32F, output.ptr<float>());
+        if (output.total() != static_cast<size_t>(input.area()))
+            fail(CFOCAL_ERR_UNSUPPORTED, "detect text with the model: the network's output is not one probability map");
+
+        cv::Mat text = probability > binary_threshold;
+        std::vector<std::vector<cv::Point>> regions;
+        cv::findContours(text, regions, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+        const double toImageX = static_cast<double>(bgr.cols) / input.width;
+        const double toImageY = static_cast<double>(bgr.rows) / input.height;
+        std::vector<Segment> segments;
+        for (const auto &region : regions) {
+            const double area = cv::contourArea(region), perimeter = cv::arcLength(region, true);
+            if (region.size() < 3 || area < 4 || perimeter <= 0) continue;
+            const cv::Rect bounds = cv::boundingRect(region);
+            cv::Mat mask = cv::Mat::zeros(bounds.size(), CV_8U);
+            cv::fillPoly(mask, std::vector<std::vector<cv::Point>>{region}, 255, cv::LINE_8, 0, -bounds.tl());
+            const double score = cv::mean(probability(bounds), mask)[0];
+            if (score < polygon_threshold) continue;
+            // DB shrinks each region during training by area × (1 − r²) / perimeter; growing the
+            // found region by area × ratio / perimeter restores the text's own extent.
+            const double grow = area * unclip_ratio / perimeter;
+            cv::RotatedRect rect = cv::minAreaRect(region);
+            rect.size.width += static_cast<float>(2 * grow);
+            rect.size.height += static_cast<float>(2 * grow);
+            cv::Point2f corners[4];
+            rect.points(corners);
+            cv::Point2d mapped[4];
+            for (int k = 0; k < 4; k++) mapped[k] = {(corners[k].x + 0.5) * toImageX - 0.5, (corners[k].y + 0.5) * toImageY - 0.5};
+            cv::Point2d a = mapped[1] - mapped[0], b = mapped[2] - mapped[1];
+            cv::Point2d along = cv::norm(a) >= cv::norm(b) ? a : b;
+            const double length = cv::norm(along), height = std::min(cv::norm(a), cv::norm(b));
+            along *= 1.0 / std::max(1e-9, length);
+            if (along.x < 0 || (along.x == 0 && along.y > 0)) along = -along;
+            segments.push_back({(mapped[0] + mapped[2]) * 0.5, along, length, height, score});
+        }
+        std::vector<Segment> lines = joined(segments, max_line_gap);
+        std::stable_sort(lines.begin(), lines.end(), [](const Segment &p, const Segment &q) { return p.score > q.score; });
+        int written = 0;
+        for (const Segment &line : lines) {
+            if (written == capacity) break;
+            out[written++] = line.box();
+        }
+        *count = written;
+        return CFOCAL_OK;
+    });
+}
+
+}  // extern "C"

@@ -1,0 +1,72 @@
+/// How a ``Detector`` of type `.text` searches. The document options (aspect ratio, minimum size,
+/// interior brightness) do not apply to text lines; these do.
+public struct TextDetectionOptions: Sendable, Equatable {
+    /// The network's input size for `accuracy: .high`: the long side, in pixels, that each page (or
+    /// the frame, where there is no page) is scaled to. Raising it finds smaller text and separates
+    /// lines set closer together, at a cost that grows with its square.
+    public enum ModelInputSize: Int, Sendable, Codable, CaseIterable {
+        /// 480 pixels: about twice as fast as `.standard`; for large print and signs (page text at
+        /// 720p merges into paragraphs).
+        case fast = 480
+        /// 736 pixels, PP-OCR's own default; the most accurate on pages filmed at 720p.
+        case standard = 736
+        /// 1024 pixels: about twice `.standard`'s time; for stills where the page fills a large
+        /// photo and text is small on it.
+        case fine = 1024
+    }
+
+    /// Look for documents first and search for text on each page flattened by its quad, which
+    /// brings slanted and foreshortened lines upright and lets boxes follow the page's perspective.
+    /// Where no document is found, the whole frame is searched. Turn it off to search the frame as
+    /// it is (text on signs, screens, packaging). Default on.
+    public var searchesDocuments: Bool = true
+
+    /// At most this many lines, the most contrasted first. Default 1,000.
+    public var maximumLineCount: Int = 1000
+
+    /// How far (gray levels, 0…255) strokes must be darker than the paper around them. Raising it
+    /// ignores faint print, paper texture and noise; lowering it finds text in dim or washed-out
+    /// frames. Default 20. Used by the fast engine and for sub-features.
+    public var minimumContrast: Double = 20
+
+    /// Gaps between characters closed to form a word, in character heights. Raising it merges
+    /// words; lowering it splits letters of wide fonts apart. Default 0.6.
+    public var maximumWordGap: Double = 0.6
+
+    /// Gaps between words bridged within one line, in character heights. Raising it keeps a
+    /// receipt's item and price on one line; lowering it splits columns set close together.
+    /// Default 12.
+    public var maximumLineGap: Double = 12
+
+    /// The network's input size (see ``ModelInputSize``). Default `.standard`.
+    public var modelInputSize: ModelInputSize = .standard
+
+    /// The DB text model (`ppocr-v4-det.onnx`) for `accuracy: .high`; nil searches, in order,
+    /// `$FOCAL_MODELS`, a `Models` folder beside or above the executable, `/usr/local/share/focal/models`
+    /// and `/usr/share/focal/models`.
+    public var modelPath: String? = nil
+
+    public init(
+        searchesDocuments: Bool = true, maximumLineCount: Int = 1000, minimumContrast: Double = 20,
+        maximumWordGap: Double = 0.6, maximumLineGap: Double = 12, modelInputSize: ModelInputSize = .standard,
+        modelPath: String? = nil
+    ) {
+        self.searchesDocuments = searchesDocuments
+        self.maximumLineCount = maximumLineCount
+        self.minimumContrast = minimumContrast
+        self.maximumWordGap = maximumWordGap
+        self.maximumLineGap = maximumLineGap
+        self.modelInputSize = modelInputSize
+        self.modelPath = modelPath
+    }
+
+    func validated() throws(FocalError) -> TextDetectionOptions {
+        func bad(_ what: String) -> FocalError {
+            FocalError(.invalidArgument, operation: "configure text detector", reason: what)
+        }
+        guard maximumLineCount >= 1 else { throw bad("maximumLineCount must be at least 1") }
+        guard (0...255).contains(minimumContrast) else { throw bad("minimumContrast must be 0…255 gray levels") }
+        guard maximumWordGap >= 0, maximumLineGap >= 0 else { throw bad("gaps must not be negative") }
+        return self
+    }
+}

@@ -1,0 +1,152 @@
+import CFocal
+
+/// Text lines in a frame, found on each document flattened by its quad (so lines come out
+/// following the page's perspective) or, where there is no document, on the frame as it is.
+///
+/// `.low` uses the shim's classical detector; `.high` asks the DB network for lines and the
+/// classical detector for the words and characters inside them.
+final class TextSearch {
+    private let options: DetectorOptions
+    private let model: TextModel?
+    /// Documents are found as a rectangle detector with default options finds them. On a stream
+    /// (tracking on) it mostly confirms the pages of the previous frame, which costs a fraction of
+    /// a full search.
+    private let pages: Detector?
+
+    init(options: DetectorOptions) throws(FocalError) {
+        self.options = options
+        model = options.accuracy == .high ? try TextModel(path: options.text.modelPath) : nil
+        pages =
+            options.text.searchesDocuments
+            ? try Detector(type: .rectangle, options: DetectorOptions(maximumFeatureCount: 4, tracking: options.tracking)) : nil
+    }
+
+    func run(_ frame: Frame) throws(FocalError) -> [TextFeature] {
+        let gray = try frame.converted(to: .gray8)
+        var regions: [Region] = []
+        if let pages {
+            for page in try pages.rectangles(in: frame) {
+                if let region = try Region(page: page.quad, of: gray, scale: 1) { regions.append(region) }
+            }
+        }
+        if regions.isEmpty { regions = [Region(whole: gray)] }
+
+        var lines: [TextFeature] = []
+        for region in regions {
+            let found = try classicalLines(in: region)
+            if let model {
+                lines += try modelLines(in: region, model: model, words: found.flatMap(\.subFeatures))
+            } else {
+                lines += found
+            }
+        }
+        lines.removeAll { $0.confidence < options.minimumConfidence }
+        lines.sort { $0.confidence > $1.confidence }
+        return Array(lines.prefix(options.text.maximumLineCount))
+    }
+
+    /// Lines, words and characters by the classical detector, in frame coordinates.
+    private func classicalLines(in region: Region) throws(FocalError) -> [TextFeature] {
+        var settings = cfocal_text_options(
+            min_contrast: options.text.minimumContrast, max_word_gap: options.text.maximumWordGap,
+            max_line_gap: options.text.maximumLineGap, max_lines: Int32(options.text.maximumLineCount))
+        var boxes = [cfocal_text_box](repeating: cfocal_text_box(), count: 16_384)
+        var count: Int32 = 0
+        try region.image.withShimImage { (image) throws(FocalError) in
+            try check(cfocal_detect_text(&image, &settings, &boxes, Int32(boxes.count), &count), "detect text")
+        }
+        return Self.tree(of: boxes.prefix(Int(count)), mappedBy: region.toFrame)
+    }
+
+    /// Lines by the network on the page scaled to its input size; the classical words whose centres
+    /// fall inside a line become its sub-features.
+    private func modelLines(in region: Region, model: TextModel, words: [TextFeature]) throws(FocalError) -> [TextFeature] {
+        let inputSize = options.text.modelInputSize.rawValue
+        let scaled: Region
+        if let page = region.page {
+            let scale = Double(inputSize) / Double(max(region.image.width, region.image.height))
+            guard let region = try Region(page: page, of: region.source, scale: scale) else { return [] }
+            scaled = region
+        } else {
+            scaled = region
+        }
+        let boxes = try model.lines(in: scaled.image, inputSize: inputSize, maximumLineGap: options.text.maximumLineGap)
+        var lines = Self.tree(of: boxes[...], mappedBy: scaled.toFrame)
+        for word in words {
+            if let line = lines.firstIndex(where: { $0.quad.contains(word.quad.center) }) {
+                lines[line].subFeatures.append(word)
+            }
+        }
+        return lines
+    }
+
+    /// Builds lines with their words and characters from the shim's flat list (lines first,
+    /// each later box naming its parent's index).
+    private static func tree(of boxes: ArraySlice<cfocal_text_box>, mappedBy toFrame: Homography) -> [TextFeature] {
+        var features: [TextFeature?] = boxes.map { box in
+            let corners = (0..<4).compactMap { i in
+                toFrame.apply(Point(x: Self.element(box.x, i), y: Self.element(box.y, i)))
+            }
+            guard corners.count == 4 else { return nil }
+            return TextFeature(
+                quad: Quad(topLeft: corners[0], topRight: corners[1], bottomRight: corners[2], bottomLeft: corners[3]),
+                confidence: box.confidence)
+        }
+        // Children come after their parents: attach from the end so grandchildren are in place first.
+        let parents = boxes.map { Int($0.parent) }
+        for index in features.indices.reversed() {
+            let parent = parents[index]
+            guard parent >= 0, parent < index, let child = features[index] else { continue }
+            features[parent]?.subFeatures.insert(child, at: 0)
+            features[index] = nil
+        }
+        return features.compactMap { $0 }
+    }
+
+    private static func element(_ tuple: (Double, Double, Double, Double), _ i: Int) -> Double {
+        switch i {
+        case 0: tuple.0
+        case 1: tuple.1
+        case 2: tuple.2
+        default: tuple.3
+        }
+    }
+
+    /// An image to search and the map from its pixels back to the frame's.
+    private struct Region {
+        var image: Frame
+        var toFrame: Homography
+        var page: Quad?
+        var source: Frame
+
+        init(whole frame: Frame) {
+            image = frame
+            toFrame = .identity
+            page = nil
+            source = frame
+        }
+
+        /// The page flattened at `scale` times its size in the frame; nil for a degenerate quad.
+        init?(page: Quad, of frame: Frame, scale: Double) throws(FocalError) {
+            func distance(_ a: Point, _ b: Point) -> Double {
+                ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
+            }
+            let width = Int(
+                (max(distance(page.topLeft, page.topRight), distance(page.bottomLeft, page.bottomRight)) * scale).rounded())
+            let height = Int(
+                (max(distance(page.topLeft, page.bottomLeft), distance(page.topRight, page.bottomRight)) * scale).rounded())
+            guard width >= 16, height >= 16 else { return nil }
+            image = try frame.rectified(page, width: width, height: height)
+            let w = Double(width), h = Double(height)
+            // cfocal_rectify_quad maps the corners' pixel centres onto the output's outer edges.
+            toFrame = try Homography(
+                from: [
+                    Point(x: -0.5, y: -0.5), Point(x: w - 0.5, y: -0.5), Point(x: w - 0.5, y: h - 0.5),
+                    Point(x: -0.5, y: h - 0.5),
+                ],
+                to: page.corners)
+            self.page = page
+            source = frame
+        }
+    }
+}
