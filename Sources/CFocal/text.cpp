@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <unordered_map>
 
 using namespace cfocal;
 
@@ -64,6 +65,259 @@ cfocal_text_box box_from(const Extent &e, const cv::Point2d &center, const cv::P
     return box;
 }
 
+// Text more than this many degrees off level is turned level for a second search.
+constexpr double kLevelTolerance = 4.0;
+
+// The direction (degrees, y down, −90…90) most neighbouring characters lie along each other: the
+// nearest similar-sized neighbour of a character is usually the next letter on its line, since
+// letters sit closer than lines.
+double dominant_direction(const cv::Mat &stats, const cv::Mat &centroids, double charHeight) {
+    std::vector<int> chars;
+    for (int i = 1; i < stats.rows; i++) {
+        const int w = stats.at<int>(i, cv::CC_STAT_WIDTH), h = stats.at<int>(i, cv::CC_STAT_HEIGHT);
+        if (h >= 0.5 * charHeight && h <= 2 * charHeight && w <= 3 * h) chars.push_back(i);
+    }
+    if (chars.size() < 8) return 0;
+    const double cell = 2 * charHeight;
+    std::unordered_map<long long, std::vector<int>> grid;
+    auto key = [](long long gx, long long gy) { return (gx << 32) ^ (gy & 0xffffffffLL); };
+    for (int i : chars) {
+        grid[key(static_cast<long long>(centroids.at<double>(i, 0) / cell),
+                 static_cast<long long>(centroids.at<double>(i, 1) / cell))].push_back(i);
+    }
+    std::vector<double> histogram(90, 0);  // 2° bins over 180°
+    for (int i : chars) {
+        const double x = centroids.at<double>(i, 0), y = centroids.at<double>(i, 1);
+        const long long gx = static_cast<long long>(x / cell), gy = static_cast<long long>(y / cell);
+        double best = cell * cell, bx = 0, by = 0;
+        bool found = false;
+        for (long long dy = -1; dy <= 1; dy++)
+            for (long long dx = -1; dx <= 1; dx++) {
+                auto it = grid.find(key(gx + dx, gy + dy));
+                if (it == grid.end()) continue;
+                for (int j : it->second) {
+                    if (j == i) continue;
+                    const double hx = stats.at<int>(i, cv::CC_STAT_HEIGHT), hy = stats.at<int>(j, cv::CC_STAT_HEIGHT);
+                    if (std::max(hx, hy) > 1.5 * std::min(hx, hy)) continue;
+                    const double ex = centroids.at<double>(j, 0) - x, ey = centroids.at<double>(j, 1) - y;
+                    if (ex * ex + ey * ey < best) best = ex * ex + ey * ey, bx = ex, by = ey, found = true;
+                }
+            }
+        if (!found) continue;
+        double degrees = std::atan2(by, bx) * 180 / CV_PI;
+        if (degrees < -90) degrees += 180;
+        if (degrees >= 90) degrees -= 180;
+        histogram[std::clamp(static_cast<int>((degrees + 90) / 2), 0, 89)] += 1;
+    }
+    int peak = 0;
+    double peakWeight = 0;
+    for (int b = 0; b < 90; b++) {
+        const double w = histogram[(b + 89) % 90] + 2 * histogram[b] + histogram[(b + 1) % 90];
+        if (w > peakWeight) peakWeight = w, peak = b;
+    }
+    return peak * 2 - 90 + 1;
+}
+
+double total_line_length(const cfocal_text_box *boxes, int count) {
+    double total = 0;
+    for (int i = 0; i < count; i++)
+        if (boxes[i].level == 0) total += std::hypot(boxes[i].x[1] - boxes[i].x[0], boxes[i].y[1] - boxes[i].y[0]);
+    return total;
+}
+
+// Lines, words and characters of roughly horizontal text; returns how many boxes it wrote and
+// sets angle to the text's dominant direction (degrees, y down), measured between neighbouring
+// characters.
+int detect_upright(const cv::Mat &gray, const cfocal_text_options *options, cfocal_text_box *out, int capacity,
+                   double *angle) {
+    *angle = 0;
+
+    cv::Mat strokes, ink;
+    cv::morphologyEx(gray, strokes, cv::MORPH_BLACKHAT,
+                     cv::getStructuringElement(cv::MORPH_RECT, {kStrokeWindow, kStrokeWindow}));
+    // Otsu separates ink from paper texture; the floor keeps blank paper and noise empty.
+    const double otsu = cv::threshold(strokes, ink, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+    const double threshold = std::max(otsu, options->min_contrast);
+    cv::threshold(strokes, ink, threshold, 255, cv::THRESH_BINARY);
+    // Ink touching the border is the page's own edge or the background beyond it (a flattened
+    // page rarely fits its quad to the pixel), and would chain along whole rows as a margin word.
+    for (int x = 0; x < ink.cols; x++) {
+        if (ink.at<uint8_t>(0, x)) cv::floodFill(ink, cv::Point(x, 0), 0);
+        if (ink.at<uint8_t>(ink.rows - 1, x)) cv::floodFill(ink, cv::Point(x, ink.rows - 1), 0);
+    }
+    for (int y = 0; y < ink.rows; y++) {
+        if (ink.at<uint8_t>(y, 0)) cv::floodFill(ink, cv::Point(0, y), 0);
+        if (ink.at<uint8_t>(y, ink.cols - 1)) cv::floodFill(ink, cv::Point(ink.cols - 1, y), 0);
+    }
+
+    cv::Mat charLabels, charStats, centroids;
+    const int charCount = cv::connectedComponentsWithStats(ink, charLabels, charStats, centroids, 8, CV_32S);
+    std::vector<int> heights;
+    for (int i = 1; i < charCount; i++) {
+        const int w = charStats.at<int>(i, cv::CC_STAT_WIDTH), h = charStats.at<int>(i, cv::CC_STAT_HEIGHT);
+        if (h >= 3 && h <= 80 && w <= 3 * h && charStats.at<int>(i, cv::CC_STAT_AREA) >= 6) heights.push_back(h);
+    }
+    if (heights.empty()) return 0;
+    std::nth_element(heights.begin(), heights.begin() + heights.size() / 2, heights.end());
+    const double charHeight = heights[heights.size() / 2];
+    *angle = dominant_direction(charStats, centroids, charHeight);
+
+    // Odd: OpenCV does not reflect the anchor between dilation and erosion, so only a centred
+    // (odd) kernel keeps every ink pixel inside its word after the closing.
+    const int wordGap = std::max(1, static_cast<int>(std::lround(options->max_word_gap * charHeight))) | 1;
+    cv::Mat wordInk, wordLabels, wordStats;
+    cv::morphologyEx(ink, wordInk, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, {wordGap, 1}));
+    const int wordCount = cv::connectedComponentsWithStats(wordInk, wordLabels, wordStats, centroids, 8, CV_32S);
+
+    std::vector<int> words;
+    for (int i = 1; i < wordCount; i++) {
+        const int w = wordStats.at<int>(i, cv::CC_STAT_WIDTH), h = wordStats.at<int>(i, cv::CC_STAT_HEIGHT);
+        // Specks (dust, the dots of a rule, noise) are lower than half a character.
+        if (h < std::max(3.0, kMinWordHeight * charHeight) || h > kMaxWordHeight * charHeight) continue;
+        if (wordStats.at<int>(i, cv::CC_STAT_AREA) < kMinWordFill * w * h) continue;
+        words.push_back(i);
+    }
+    std::sort(words.begin(), words.end(), [&](int a, int b) {
+        return wordStats.at<int>(a, cv::CC_STAT_LEFT) < wordStats.at<int>(b, cv::CC_STAT_LEFT);
+    });
+
+    // Left to right, each word joins the line whose last word shares its band and is nearest.
+    std::vector<Line> lines;
+    std::vector<int> lineOfWord(wordCount, -1);
+    for (int word : words) {
+        const int x = wordStats.at<int>(word, cv::CC_STAT_LEFT), y = wordStats.at<int>(word, cv::CC_STAT_TOP);
+        const int w = wordStats.at<int>(word, cv::CC_STAT_WIDTH), h = wordStats.at<int>(word, cv::CC_STAT_HEIGHT);
+        int best = -1;
+        double bestGap = 0;
+        for (size_t l = 0; l < lines.size(); l++) {
+            const Line &line = lines[l];
+            const int lineHeight = line.lastBottom - line.lastTop;
+            const int overlap = std::min(y + h, line.lastBottom) - std::max(y, line.lastTop);
+            const int smaller = std::min(h, lineHeight), larger = std::max(h, lineHeight);
+            if (overlap < kMinBandOverlap * smaller || larger > kMaxHeightRatio * smaller) continue;
+            const double gap = x - line.right;
+            if (gap < -0.5 * h || gap > options->max_line_gap * larger) continue;
+            if (best < 0 || gap < bestGap) best = static_cast<int>(l), bestGap = gap;
+        }
+        if (best < 0) {
+            lines.push_back(Line{});
+            best = static_cast<int>(lines.size()) - 1;
+        }
+        Line &line = lines[best];
+        line.words.push_back(word);
+        line.right = std::max(line.right, x + w);
+        line.lastTop = y;
+        line.lastBottom = y + h;
+        lineOfWord[word] = best;
+    }
+    if (lines.empty()) return 0;
+
+    // Each line's reading direction from the minimum-area rectangle around its ink.
+    std::vector<std::vector<cv::Point>> linePoints(lines.size());
+    std::vector<int> wordOfChar(charCount, -1);
+    for (int r = 0; r < ink.rows; r++) {
+        const int *chars = charLabels.ptr<int>(r);
+        const int *wordRow = wordLabels.ptr<int>(r);
+        const uint8_t *strokeRow = strokes.ptr<uint8_t>(r);
+        for (int c = 0; c < ink.cols; c++) {
+            if (chars[c] == 0) continue;
+            const int line = lineOfWord[wordRow[c]];
+            if (line < 0) continue;
+            wordOfChar[chars[c]] = wordRow[c];
+            linePoints[line].push_back({c, r});
+            lines[line].contrast += strokeRow[c];
+            lines[line].inkPixels++;
+        }
+    }
+    for (size_t l = 0; l < lines.size(); l++) {
+        Line &line = lines[l];
+        if (linePoints[l].empty()) continue;
+        const cv::RotatedRect rect = cv::minAreaRect(linePoints[l]);
+        cv::Point2f corners[4];
+        rect.points(corners);
+        // The longer side runs along the text; it points right so boxes read left to right.
+        cv::Point2d a = corners[1] - corners[0], b = corners[2] - corners[1];
+        cv::Point2d along = cv::norm(a) >= cv::norm(b) ? a : b;
+        along *= 1.0 / std::max(1e-9, cv::norm(along));
+        if (along.x < 0 || (along.x == 0 && along.y > 0)) along = -along;
+        line.along = along;
+        line.across = {-along.y, along.x};
+        line.center = rect.center;
+    }
+
+    std::vector<Extent> wordExtent(wordCount), charExtent(charCount);
+    for (int r = 0; r < ink.rows; r++) {
+        const int *chars = charLabels.ptr<int>(r);
+        for (int c = 0; c < ink.cols; c++) {
+            if (chars[c] == 0 || wordOfChar[chars[c]] < 0) continue;
+            const int word = wordOfChar[chars[c]];
+            Line &line = lines[lineOfWord[word]];
+            const cv::Point2d d = cv::Point2d(c, r) - line.center;
+            const double u = d.dot(line.along), v = d.dot(line.across);
+            line.extent.add(u, v);
+            wordExtent[word].add(u, v);
+            charExtent[chars[c]].add(u, v);
+        }
+    }
+
+    // A line must be longer than it is tall; a lone word must look like more than a mark.
+    std::vector<int> kept;
+    for (size_t l = 0; l < lines.size(); l++) {
+        const Line &line = lines[l];
+        if (line.extent.empty()) continue;
+        const double length = line.extent.maxU - line.extent.minU + 1, height = line.extent.maxV - line.extent.minV + 1;
+        if (height < 3 || length < 1.5 * height) continue;
+        if (line.words.size() == 1 && length < 3 * height) continue;
+        kept.push_back(static_cast<int>(l));
+    }
+    auto confidence = [&](const Line &line) {
+        // Ink exactly at the threshold scores 0.5, twice as dark as the threshold or more 1.
+        const double mean = line.contrast / std::max(1, line.inkPixels);
+        return std::clamp(0.5 + 0.5 * (mean - threshold) / threshold, 0.0, 1.0);
+    };
+    if (options->max_lines > 0 && static_cast<int>(kept.size()) > options->max_lines) {
+        std::stable_sort(kept.begin(), kept.end(),
+                         [&](int a, int b) { return confidence(lines[a]) > confidence(lines[b]); });
+        kept.resize(options->max_lines);
+    }
+    // Reading order, top to bottom (a strict key: std::sort needs one).
+    std::sort(kept.begin(), kept.end(), [&](int a, int b) { return lines[a].center.y < lines[b].center.y; });
+
+    int written = 0;
+    for (int l : kept) {
+        if (written == capacity) break;
+        const Line &line = lines[l];
+        out[written++] = box_from(line.extent, line.center, line.along, line.across, confidence(line), 0, -1);
+    }
+    const int lineBoxes = written;
+    std::vector<int> wordIndex(wordCount, -1);
+    for (int i = 0; i < lineBoxes && written < capacity; i++) {
+        const Line &line = lines[kept[i]];
+        std::vector<int> ordered = line.words;
+        std::sort(ordered.begin(), ordered.end(), [&](int a, int b) { return wordExtent[a].minU < wordExtent[b].minU; });
+        for (int word : ordered) {
+            if (written == capacity) break;
+            if (wordExtent[word].empty()) continue;
+            wordIndex[word] = written;
+            out[written++] = box_from(wordExtent[word], line.center, line.along, line.across, out[i].confidence, 1, i);
+        }
+    }
+    std::vector<int> chars;
+    for (int ch = 1; ch < charCount; ch++)
+        if (wordOfChar[ch] >= 0 && wordIndex[wordOfChar[ch]] >= 0 && !charExtent[ch].empty()) chars.push_back(ch);
+    std::sort(chars.begin(), chars.end(), [&](int a, int b) {
+        if (wordOfChar[a] != wordOfChar[b]) return wordIndex[wordOfChar[a]] < wordIndex[wordOfChar[b]];
+        return charExtent[a].minU < charExtent[b].minU;
+    });
+    for (int ch : chars) {
+        if (written == capacity) break;
+        const int parent = wordIndex[wordOfChar[ch]];
+        const Line &line = lines[kept[out[parent].parent]];
+        out[written++] = box_from(charExtent[ch], line.center, line.along, line.across, out[parent].confidence, 2, parent);
+    }
+    return written;
+}
+
 }  // namespace
 
 extern "C" {
@@ -76,188 +330,39 @@ cfocal_status cfocal_detect_text(const cfocal_image *image, const cfocal_text_op
             fail(CFOCAL_ERR_INVALID_ARGUMENT, "detect text: missing argument");
         *count = 0;
         const cv::Mat gray = gray_of(*image);
-
-        cv::Mat strokes, ink;
-        cv::morphologyEx(gray, strokes, cv::MORPH_BLACKHAT,
-                         cv::getStructuringElement(cv::MORPH_RECT, {kStrokeWindow, kStrokeWindow}));
-        // Otsu separates ink from paper texture; the floor keeps blank paper and noise empty.
-        const double otsu = cv::threshold(strokes, ink, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
-        const double threshold = std::max(otsu, options->min_contrast);
-        cv::threshold(strokes, ink, threshold, 255, cv::THRESH_BINARY);
-        // Ink touching the border is the page's own edge or the background beyond it (a flattened
-        // page rarely fits its quad to the pixel), and would chain along whole rows as a margin word.
-        for (int x = 0; x < ink.cols; x++) {
-            if (ink.at<uint8_t>(0, x)) cv::floodFill(ink, cv::Point(x, 0), 0);
-            if (ink.at<uint8_t>(ink.rows - 1, x)) cv::floodFill(ink, cv::Point(x, ink.rows - 1), 0);
-        }
-        for (int y = 0; y < ink.rows; y++) {
-            if (ink.at<uint8_t>(y, 0)) cv::floodFill(ink, cv::Point(0, y), 0);
-            if (ink.at<uint8_t>(y, ink.cols - 1)) cv::floodFill(ink, cv::Point(ink.cols - 1, y), 0);
-        }
-
-        cv::Mat charLabels, charStats, centroids;
-        const int charCount = cv::connectedComponentsWithStats(ink, charLabels, charStats, centroids, 8, CV_32S);
-        std::vector<int> heights;
-        for (int i = 1; i < charCount; i++) {
-            const int w = charStats.at<int>(i, cv::CC_STAT_WIDTH), h = charStats.at<int>(i, cv::CC_STAT_HEIGHT);
-            if (h >= 3 && h <= 80 && w <= 3 * h && charStats.at<int>(i, cv::CC_STAT_AREA) >= 6) heights.push_back(h);
-        }
-        if (heights.empty()) return CFOCAL_OK;
-        std::nth_element(heights.begin(), heights.begin() + heights.size() / 2, heights.end());
-        const double charHeight = heights[heights.size() / 2];
-
-        // Odd: OpenCV does not reflect the anchor between dilation and erosion, so only a centred
-        // (odd) kernel keeps every ink pixel inside its word after the closing.
-        const int wordGap = std::max(1, static_cast<int>(std::lround(options->max_word_gap * charHeight))) | 1;
-        cv::Mat wordInk, wordLabels, wordStats;
-        cv::morphologyEx(ink, wordInk, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, {wordGap, 1}));
-        const int wordCount = cv::connectedComponentsWithStats(wordInk, wordLabels, wordStats, centroids, 8, CV_32S);
-
-        std::vector<int> words;
-        for (int i = 1; i < wordCount; i++) {
-            const int w = wordStats.at<int>(i, cv::CC_STAT_WIDTH), h = wordStats.at<int>(i, cv::CC_STAT_HEIGHT);
-            // Specks (dust, the dots of a rule, noise) are lower than half a character.
-            if (h < std::max(3.0, kMinWordHeight * charHeight) || h > kMaxWordHeight * charHeight) continue;
-            if (wordStats.at<int>(i, cv::CC_STAT_AREA) < kMinWordFill * w * h) continue;
-            words.push_back(i);
-        }
-        std::sort(words.begin(), words.end(), [&](int a, int b) {
-            return wordStats.at<int>(a, cv::CC_STAT_LEFT) < wordStats.at<int>(b, cv::CC_STAT_LEFT);
-        });
-
-        // Left to right, each word joins the line whose last word shares its band and is nearest.
-        std::vector<Line> lines;
-        std::vector<int> lineOfWord(wordCount, -1);
-        for (int word : words) {
-            const int x = wordStats.at<int>(word, cv::CC_STAT_LEFT), y = wordStats.at<int>(word, cv::CC_STAT_TOP);
-            const int w = wordStats.at<int>(word, cv::CC_STAT_WIDTH), h = wordStats.at<int>(word, cv::CC_STAT_HEIGHT);
-            int best = -1;
-            double bestGap = 0;
-            for (size_t l = 0; l < lines.size(); l++) {
-                const Line &line = lines[l];
-                const int lineHeight = line.lastBottom - line.lastTop;
-                const int overlap = std::min(y + h, line.lastBottom) - std::max(y, line.lastTop);
-                const int smaller = std::min(h, lineHeight), larger = std::max(h, lineHeight);
-                if (overlap < kMinBandOverlap * smaller || larger > kMaxHeightRatio * smaller) continue;
-                const double gap = x - line.right;
-                if (gap < -0.5 * h || gap > options->max_line_gap * larger) continue;
-                if (best < 0 || gap < bestGap) best = static_cast<int>(l), bestGap = gap;
+        double angle = 0;
+        int written = detect_upright(gray, options, out, capacity, &angle);
+        // Words are closed and chained along rows, which fails on text turned more than a few
+        // degrees (a page seen without its outline): turn the image so the text runs level and
+        // search again, keeping whichever finds longer lines.
+        if (options->find_turned && std::abs(angle) > kLevelTolerance) {
+            const cv::Point2f center(gray.cols / 2.0f, gray.rows / 2.0f);
+            cv::Mat turn = cv::getRotationMatrix2D(center, angle, 1.0);
+            const double c = std::abs(std::cos(angle * CV_PI / 180)), s = std::abs(std::sin(angle * CV_PI / 180));
+            const cv::Size canvas(static_cast<int>(gray.cols * c + gray.rows * s + 0.5),
+                                  static_cast<int>(gray.cols * s + gray.rows * c + 0.5));
+            turn.at<double>(0, 2) += canvas.width / 2.0 - center.x;
+            turn.at<double>(1, 2) += canvas.height / 2.0 - center.y;
+            cv::Mat level;
+            cv::warpAffine(gray, level, turn, canvas, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+            std::vector<cfocal_text_box> turned(static_cast<size_t>(capacity));
+            double unused = 0;
+            const int turnedCount = detect_upright(level, options, turned.data(), capacity, &unused);
+            if (total_line_length(turned.data(), turnedCount) > total_line_length(out, written)) {
+                cv::Mat back;
+                cv::invertAffineTransform(turn, back);
+                const double *m = back.ptr<double>();
+                for (int i = 0; i < turnedCount; i++) {
+                    cfocal_text_box &box = turned[i];
+                    for (int k = 0; k < 4; k++) {
+                        const double x = box.x[k], y = box.y[k];
+                        box.x[k] = m[0] * x + m[1] * y + m[2];
+                        box.y[k] = m[3] * x + m[4] * y + m[5];
+                    }
+                    out[i] = box;
+                }
+                written = turnedCount;
             }
-            if (best < 0) {
-                lines.push_back(Line{});
-                best = static_cast<int>(lines.size()) - 1;
-            }
-            Line &line = lines[best];
-            line.words.push_back(word);
-            line.right = std::max(line.right, x + w);
-            line.lastTop = y;
-            line.lastBottom = y + h;
-            lineOfWord[word] = best;
-        }
-        if (lines.empty()) return CFOCAL_OK;
-
-        // Each line's reading direction from the minimum-area rectangle around its ink.
-        std::vector<std::vector<cv::Point>> linePoints(lines.size());
-        std::vector<int> wordOfChar(charCount, -1);
-        for (int r = 0; r < ink.rows; r++) {
-            const int *chars = charLabels.ptr<int>(r);
-            const int *wordRow = wordLabels.ptr<int>(r);
-            const uint8_t *strokeRow = strokes.ptr<uint8_t>(r);
-            for (int c = 0; c < ink.cols; c++) {
-                if (chars[c] == 0) continue;
-                const int line = lineOfWord[wordRow[c]];
-                if (line < 0) continue;
-                wordOfChar[chars[c]] = wordRow[c];
-                linePoints[line].push_back({c, r});
-                lines[line].contrast += strokeRow[c];
-                lines[line].inkPixels++;
-            }
-        }
-        for (size_t l = 0; l < lines.size(); l++) {
-            Line &line = lines[l];
-            if (linePoints[l].empty()) continue;
-            const cv::RotatedRect rect = cv::minAreaRect(linePoints[l]);
-            cv::Point2f corners[4];
-            rect.points(corners);
-            // The longer side runs along the text; it points right so boxes read left to right.
-            cv::Point2d a = corners[1] - corners[0], b = corners[2] - corners[1];
-            cv::Point2d along = cv::norm(a) >= cv::norm(b) ? a : b;
-            along *= 1.0 / std::max(1e-9, cv::norm(along));
-            if (along.x < 0 || (along.x == 0 && along.y > 0)) along = -along;
-            line.along = along;
-            line.across = {-along.y, along.x};
-            line.center = rect.center;
-        }
-
-        std::vector<Extent> wordExtent(wordCount), charExtent(charCount);
-        for (int r = 0; r < ink.rows; r++) {
-            const int *chars = charLabels.ptr<int>(r);
-            for (int c = 0; c < ink.cols; c++) {
-                if (chars[c] == 0 || wordOfChar[chars[c]] < 0) continue;
-                const int word = wordOfChar[chars[c]];
-                Line &line = lines[lineOfWord[word]];
-                const cv::Point2d d = cv::Point2d(c, r) - line.center;
-                const double u = d.dot(line.along), v = d.dot(line.across);
-                line.extent.add(u, v);
-                wordExtent[word].add(u, v);
-                charExtent[chars[c]].add(u, v);
-            }
-        }
-
-        // A line must be longer than it is tall; a lone word must look like more than a mark.
-        std::vector<int> kept;
-        for (size_t l = 0; l < lines.size(); l++) {
-            const Line &line = lines[l];
-            if (line.extent.empty()) continue;
-            const double length = line.extent.maxU - line.extent.minU + 1, height = line.extent.maxV - line.extent.minV + 1;
-            if (height < 3 || length < 1.5 * height) continue;
-            if (line.words.size() == 1 && length < 3 * height) continue;
-            kept.push_back(static_cast<int>(l));
-        }
-        auto confidence = [&](const Line &line) {
-            // Ink exactly at the threshold scores 0.5, twice as dark as the threshold or more 1.
-            const double mean = line.contrast / std::max(1, line.inkPixels);
-            return std::clamp(0.5 + 0.5 * (mean - threshold) / threshold, 0.0, 1.0);
-        };
-        if (options->max_lines > 0 && static_cast<int>(kept.size()) > options->max_lines) {
-            std::stable_sort(kept.begin(), kept.end(),
-                             [&](int a, int b) { return confidence(lines[a]) > confidence(lines[b]); });
-            kept.resize(options->max_lines);
-        }
-        // Reading order, top to bottom (a strict key: std::sort needs one).
-        std::sort(kept.begin(), kept.end(), [&](int a, int b) { return lines[a].center.y < lines[b].center.y; });
-
-        int written = 0;
-        for (int l : kept) {
-            if (written == capacity) break;
-            const Line &line = lines[l];
-            out[written++] = box_from(line.extent, line.center, line.along, line.across, confidence(line), 0, -1);
-        }
-        const int lineBoxes = written;
-        std::vector<int> wordIndex(wordCount, -1);
-        for (int i = 0; i < lineBoxes && written < capacity; i++) {
-            const Line &line = lines[kept[i]];
-            std::vector<int> ordered = line.words;
-            std::sort(ordered.begin(), ordered.end(), [&](int a, int b) { return wordExtent[a].minU < wordExtent[b].minU; });
-            for (int word : ordered) {
-                if (written == capacity) break;
-                if (wordExtent[word].empty()) continue;
-                wordIndex[word] = written;
-                out[written++] = box_from(wordExtent[word], line.center, line.along, line.across, out[i].confidence, 1, i);
-            }
-        }
-        std::vector<int> chars;
-        for (int ch = 1; ch < charCount; ch++)
-            if (wordOfChar[ch] >= 0 && wordIndex[wordOfChar[ch]] >= 0 && !charExtent[ch].empty()) chars.push_back(ch);
-        std::sort(chars.begin(), chars.end(), [&](int a, int b) {
-            if (wordOfChar[a] != wordOfChar[b]) return wordIndex[wordOfChar[a]] < wordIndex[wordOfChar[b]];
-            return charExtent[a].minU < charExtent[b].minU;
-        });
-        for (int ch : chars) {
-            if (written == capacity) break;
-            const int parent = wordIndex[wordOfChar[ch]];
-            const Line &line = lines[kept[out[parent].parent]];
-            out[written++] = box_from(charExtent[ch], line.center, line.along, line.across, out[parent].confidence, 2, parent);
         }
         *count = written;
         return CFOCAL_OK;

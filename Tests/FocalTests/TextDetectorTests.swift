@@ -69,10 +69,12 @@ import Testing
             let error = abs(Self.angle(best.topLeft, best.topRight) - Self.angle(line.topLeft, line.topRight))
             #expect(error < 3, "line at \(line.topLeft): slant off by \(error)°")
         }
-        // Without the page search, the same lines at this slant are far harder for the fast engine.
+        // Without the page search the fast engine finds the text's slant itself and turns the frame
+        // level: the same lines are found.
         if accuracy == .low, abs(rotation) >= 20 {
             let onFrame = Self.matched(try Self.lines(scene.frame, .low, searchesDocuments: false), scene.textLines)
-            #expect(onFrame < hits, "page search must help: \(onFrame) vs \(hits)")
+            #expect(
+                Double(onFrame) >= 0.85 * Double(scene.textLines.count), "on the frame: \(onFrame) of \(scene.textLines.count)")
         }
     }
 

@@ -240,10 +240,11 @@ typedef struct {
     double max_word_gap;  /* gaps closed within a word, in character heights */
     double max_line_gap;  /* gaps bridged within a line, in character heights */
     int32_t max_lines;
+    int32_t find_turned;  /* also search the image turned so its text runs level (for frames, not flattened pages) */
 } cfocal_text_options;
 
-/* Dark text on light ground, roughly horizontal, without a model: black-hat strokes, words by
- * closing, words chained into lines along a shared baseline. Lines come first in out, then
+/* Dark text on light ground without a model: black-hat strokes, words by closing, words chained
+ * into lines along a shared band. Text must run roughly level unless find_turned is set. Lines come first in out, then
  * words, then characters; when out is full the lines are kept first. */
 cfocal_status cfocal_detect_text(const cfocal_image *image, const cfocal_text_options *options,
                                  cfocal_text_box *out, int32_t capacity, int32_t *count);

@@ -73,7 +73,10 @@ public final class Detector {
             quads = lines.map(\.quad)
         }
         if options.tracking {
-            tracker.assign(&found, quads: &quads, acquisition: options.acquisitionConfidence)
+            // Hysteresis keeps a flickering shape from starting a document track; text lines come
+            // by the dozen and their scores are not comparable with a document's, so none applies.
+            let acquisition = type == .text ? 0 : options.acquisitionConfidence
+            tracker.assign(&found, quads: &quads, acquisition: acquisition)
             previousQuads = quads
         }
         return found

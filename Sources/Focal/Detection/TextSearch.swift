@@ -35,7 +35,7 @@ final class TextSearch {
         for region in regions {
             let found = try classicalLines(in: region)
             if let model {
-                lines += try modelLines(in: region, model: model, words: found.flatMap(\.subFeatures))
+                lines += try modelLines(in: region, model: model, lines: found)
             } else {
                 lines += found
             }
@@ -49,7 +49,8 @@ final class TextSearch {
     private func classicalLines(in region: Region) throws(FocalError) -> [TextFeature] {
         var settings = cfocal_text_options(
             min_contrast: options.text.minimumContrast, max_word_gap: options.text.maximumWordGap,
-            max_line_gap: options.text.maximumLineGap, max_lines: Int32(options.text.maximumLineCount))
+            max_line_gap: options.text.maximumLineGap, max_lines: Int32(options.text.maximumLineCount),
+            find_turned: region.page == nil ? 1 : 0)
         var boxes = [cfocal_text_box](repeating: cfocal_text_box(), count: 16_384)
         var count: Int32 = 0
         try region.image.withShimImage { (image) throws(FocalError) in
@@ -60,24 +61,88 @@ final class TextSearch {
 
     /// Lines by the network on the page scaled to its input size; the classical words whose centres
     /// fall inside a line become its sub-features.
-    private func modelLines(in region: Region, model: TextModel, words: [TextFeature]) throws(FocalError) -> [TextFeature] {
+    private func modelLines(in region: Region, model: TextModel, lines: [TextFeature]) throws(FocalError) -> [TextFeature] {
         let inputSize = options.text.modelInputSize.rawValue
-        let scaled: Region
+        let pages: [(quad: Quad, scale: Double)]
         if let page = region.page {
-            let scale = Double(inputSize) / Double(max(region.image.width, region.image.height))
-            guard let region = try Region(page: page, of: region.source, scale: scale) else { return [] }
-            scaled = region
+            pages = [(page, Double(inputSize) / Double(max(region.image.width, region.image.height, 1)))]
         } else {
-            scaled = region
-        }
-        let boxes = try model.lines(in: scaled.image, inputSize: inputSize, maximumLineGap: options.text.maximumLineGap)
-        var lines = Self.tree(of: boxes[...], mappedBy: scaled.toFrame)
-        for word in words {
-            if let line = lines.firstIndex(where: { $0.quad.contains(word.quad.center) }) {
-                lines[line].subFeatures.append(word)
+            // Without a page, each block of text the classical engine found stands in for one: the
+            // network then sees the text level and at a useful scale, not small and slanted in a frame.
+            pages = Self.blocks(of: lines).map { block in
+                let longest = (0..<4).map { block.corners[$0].distance(to: block.corners[($0 + 1) % 4]) }.max() ?? 1
+                return (block, Double(inputSize) / max(longest, 1))
             }
         }
-        return lines
+        var found: [TextFeature] = []
+        if pages.isEmpty { found = try modelLines(in: region, model: model, inputSize: inputSize) }
+        for page in pages {
+            guard let scaled = try Region(page: page.quad, of: region.source, scale: page.scale) else { continue }
+            found += try modelLines(in: scaled, model: model, inputSize: inputSize)
+        }
+        for word in lines.flatMap(\.subFeatures) {
+            if let line = found.firstIndex(where: { $0.quad.contains(word.quad.center) }) {
+                found[line].subFeatures.append(word)
+            }
+        }
+        return found
+    }
+
+    private func modelLines(in scaled: Region, model: TextModel, inputSize: Int) throws(FocalError) -> [TextFeature] {
+        let boxes = try model.lines(in: scaled.image, inputSize: inputSize, maximumLineGap: options.text.maximumLineGap)
+        return Self.tree(of: boxes[...], mappedBy: scaled.toFrame)
+    }
+
+    /// Blocks of text: lines no further apart than three line heights, grouped, each block with at
+    /// least three lines; as upright rectangles in the text's own direction with a margin of two
+    /// line heights. At most four, the largest first.
+    private static func blocks(of lines: [TextFeature]) -> [Quad] {
+        func height(_ line: TextFeature) -> Double { line.topLeft.distance(to: line.bottomLeft) }
+        var group = Array(lines.indices)
+        func root(_ i: Int) -> Int {
+            var i = i
+            while group[i] != i { i = group[i] }
+            return i
+        }
+        for i in lines.indices {
+            for j in lines.indices where j > i {
+                let reach = 3 * max(height(lines[i]), height(lines[j]))
+                let near =
+                    lines[i].quad.corners.contains { p in lines[j].quad.corners.contains { $0.distance(to: p) < reach } }
+                    || lines[i].quad.center.distance(to: lines[j].quad.center) < reach
+                if near { group[root(i)] = root(j) }
+            }
+        }
+        var members: [Int: [TextFeature]] = [:]
+        for i in lines.indices { members[root(i), default: []].append(lines[i]) }
+        return members.values.filter { $0.count >= 3 }.sorted { $0.count > $1.count }.prefix(4).compactMap(block(around:))
+    }
+
+    private static func block(around lines: [TextFeature]) -> Quad? {
+        guard !lines.isEmpty else { return nil }
+        var direction = Point(x: 0, y: 0)
+        for line in lines {
+            direction = Point(
+                x: direction.x + line.topRight.x - line.topLeft.x, y: direction.y + line.topRight.y - line.topLeft.y)
+        }
+        let length = max(1e-9, (direction.x * direction.x + direction.y * direction.y).squareRoot())
+        let u = Point(x: direction.x / length, y: direction.y / length), v = Point(x: -u.y, y: u.x)
+        var minU = Double.infinity, maxU = -Double.infinity, minV = Double.infinity, maxV = -Double.infinity
+        for line in lines {
+            for p in line.quad.corners {
+                let a = p.x * u.x + p.y * u.y, b = p.x * v.x + p.y * v.y
+                minU = min(minU, a)
+                maxU = max(maxU, a)
+                minV = min(minV, b)
+                maxV = max(maxV, b)
+            }
+        }
+        let heights = lines.map { $0.topLeft.distance(to: $0.bottomLeft) }.sorted()
+        let margin = 2 * heights[heights.count / 2]
+        func point(_ a: Double, _ b: Double) -> Point { Point(x: a * u.x + b * v.x, y: a * u.y + b * v.y) }
+        return Quad(
+            topLeft: point(minU - margin, minV - margin), topRight: point(maxU + margin, minV - margin),
+            bottomRight: point(maxU + margin, maxV + margin), bottomLeft: point(minU - margin, maxV + margin))
     }
 
     /// Builds lines with their words and characters from the shim's flat list (lines first,
