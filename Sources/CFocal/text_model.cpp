@@ -139,22 +139,31 @@ cfocal_status cfocal_text_model_detect(cfocal_text_model *model, const cfocal_im
         case CFOCAL_BGRA8: cv::cvtColor(planes_of(*image)[0], bgr, cv::COLOR_BGRA2BGR); break;
         default: cv::cvtColor(gray_of(*image), bgr, cv::COLOR_GRAY2BGR); break;
         }
-        // The network halves the resolution five times: sides must be multiples of 32.
-        const double fit = static_cast<double>(input_size) / std::max(bgr.cols, bgr.rows);
-        auto multiple_of_32 = [](double v) { return std::max(32, static_cast<int>(std::lround(v / 32.0)) * 32); };
-        const cv::Size input(multiple_of_32(bgr.cols * fit), multiple_of_32(bgr.rows * fit));
-        model->net.setInput(cv::dnn::blobFromImage(bgr, kScale, input, kMean, true, false));
+        // The input is always input_size × input_size (a multiple of 32: the network halves the
+        // resolution five times): 4.6's ONNX importer fixes the Resize layers' output sizes at the
+        // first forward pass, so a second image of another size comes out empty. The image is
+        // scaled to fit and padded with its mean (plain paper, not an edge).
+        const int side = std::max(32, input_size / 32 * 32);
+        const double fit = static_cast<double>(side) / std::max(bgr.cols, bgr.rows);
+        const cv::Size fitted(std::clamp(static_cast<int>(std::lround(bgr.cols * fit)), 1, side),
+                              std::clamp(static_cast<int>(std::lround(bgr.rows * fit)), 1, side));
+        cv::Mat scaled, canvas;
+        cv::resize(bgr, scaled, fitted, 0, 0, fit < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
+        cv::copyMakeBorder(scaled, canvas, 0, side - fitted.height, 0, side - fitted.width, cv::BORDER_CONSTANT,
+                           cv::mean(scaled));
+        const cv::Size input(side, side);
+        model->net.setInput(cv::dnn::blobFromImage(canvas, kScale, input, kMean, true, false));
         cv::Mat output = model->net.forward();
         // [H, W] after the conversion's squeeze; [1, 1, H, W] from the original export.
-        cv::Mat probability(input.height, input.width, CV_32F, output.ptr<float>());
         if (output.total() != static_cast<size_t>(input.area()))
             fail(CFOCAL_ERR_UNSUPPORTED, "detect text with the model: the network's output is not one probability map");
+        cv::Mat probability(input.height, input.width, CV_32F, output.ptr<float>());
 
         cv::Mat text = probability > binary_threshold;
         std::vector<std::vector<cv::Point>> regions;
         cv::findContours(text, regions, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
-        const double toImageX = static_cast<double>(bgr.cols) / input.width;
-        const double toImageY = static_cast<double>(bgr.rows) / input.height;
+        const double toImageX = static_cast<double>(bgr.cols) / fitted.width;
+        const double toImageY = static_cast<double>(bgr.rows) / fitted.height;
         std::vector<Segment> segments;
         for (const auto &region : regions) {
             const double area = cv::contourArea(region), perimeter = cv::arcLength(region, true);

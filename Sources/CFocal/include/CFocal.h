@@ -255,7 +255,7 @@ typedef struct cfocal_text_model cfocal_text_model;
 cfocal_status cfocal_text_model_open(const char *path, cfocal_text_model **out);
 void cfocal_text_model_free(cfocal_text_model *model);
 /* Lines (level 0) found by the network with the image scaled to input_size on its long side
- * (rounded to a multiple of 32, aspect ratio kept). Regions of the probability map above
+ * (aspect ratio kept) and padded to a square of input_size (rounded down to a multiple of 32). Regions of the probability map above
  * binary_threshold whose mean reaches polygon_threshold are grown by DB's unclip ratio; runs on
  * one band less than max_line_gap heights apart are joined into one line. */
 cfocal_status cfocal_text_model_detect(cfocal_text_model *model, const cfocal_image *image, int32_t input_size,

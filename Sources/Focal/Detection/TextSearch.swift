@@ -201,6 +201,11 @@ final class TextSearch {
             let height = Int(
                 (max(distance(page.topLeft, page.bottomLeft), distance(page.topRight, page.bottomRight)) * scale).rounded())
             guard width >= 16, height >= 16 else { return nil }
+            // A block or page reaching past the frame is fine; one wholly outside it has nothing to read.
+            let bounds = page.bounds
+            guard bounds.maxX >= 0, bounds.maxY >= 0, bounds.minX <= Double(frame.width - 1),
+                bounds.minY <= Double(frame.height - 1)
+            else { return nil }
             image = try frame.rectified(page, width: width, height: height)
             let w = Double(width), h = Double(height)
             // cfocal_rectify_quad maps the corners' pixel centres onto the output's outer edges.
