@@ -40,6 +40,7 @@ let package = Package(
                 // opencv_imgcodecs is opened on first use: see image_codec.cpp.
                 .linkedLibrary("opencv_objdetect"),
                 .linkedLibrary("opencv_dnn"),
+                .linkedLibrary("v4l2"),
                 .linkedLibrary("opencv_wechat_qrcode"),
                 .linkedLibrary("dl"),
                 .linkedLibrary("avformat"),
@@ -69,6 +70,7 @@ let package = Package(
         .executableTarget(name: "SharpnessOverlay", dependencies: ["Focal"], path: "Samples/SharpnessOverlay"),
         .executableTarget(name: "FeatureDetector", dependencies: ["Focal"], path: "Samples/FeatureDetector"),
         .executableTarget(name: "SharpestImage", dependencies: ["Focal", "FocalSynthetic"], path: "Samples/SharpestImage"),
+        .executableTarget(name: "RawPlusProcessed", dependencies: ["Focal"], path: "Samples/RawPlusProcessed"),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -25,7 +25,10 @@ struct FocalCommand: ParsableCommand {
             interrupted.
             """,
         version: FocalVersion.string,
-        subcommands: [DetectCommand.self, OverlayCommand.self, ScanCommand.self, SharpestCommand.self]
+        subcommands: [
+            DetectCommand.self, OverlayCommand.self, ScanCommand.self, SharpestCommand.self, CaptureCommand.self,
+            DevicesCommand.self,
+        ]
     )
 
     /// Exit codes: 0 success, 1 a processing error (named input, reason), 2 bad usage.

@@ -28,8 +28,12 @@ struct OverlayCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("A video, an image, a folder of images or a quoted glob ('shots/*.jpg').", valueName: "input"))
-    var input: String
+    @Argument(
+        help: ArgumentHelp(
+            "A video, an image, a folder of images or a quoted glob ('shots/*.jpg'); or use --camera.", valueName: "input"))
+    var inputArgument: String?
+
+    private var input: String { inputArgument ?? "" }
 
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write the result.", valueName: "path"))
     var output: String
@@ -82,13 +86,23 @@ struct OverlayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Constant rate factor: lower is better quality and bigger files.", valueName: "crf"))
     var quality: Int = 23
 
-    @Option(help: ArgumentHelp("Read from a V4L2 camera such as /dev/video0 (not available yet).", valueName: "device"))
+    @Option(help: ArgumentHelp("Read from a V4L2 camera such as /dev/video0 instead of a file.", valueName: "device"))
     var camera: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --camera, stop after this many frames (default: at Ctrl-C, which keeps nothing).", valueName: "n"))
+    var frames: Int?
 
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
     func validate() throws {
+        guard (inputArgument == nil) != (camera == nil) else {
+            throw ValidationError("give an input file, or a camera with --camera /dev/video0 (not both)")
+        }
+        if camera != nil, markSharpest { throw ValidationError("--mark-sharpest needs a file: it reads the input twice") }
+        if let frames { guard frames >= 1 else { throw ValidationError("--frames must be 1 or more") } }
         _ = try featureTypes()
         _ = try frameFilters()
         _ = try outputSize()
@@ -146,10 +160,6 @@ struct OverlayCommand: ParsableCommand {
 
     func run() throws {
         Interrupt.install()
-        if let camera {
-            printError("Cannot read the camera '\(camera)': camera capture is not available in this version of Focal yet.")
-            throw ExitCode(1)
-        }
         var options = OverlayVideoRender.Options()
         options.types = try featureTypes()
         options.detector = DetectorOptions(accuracy: accuracy, maximumFeatureCount: 4)
@@ -160,7 +170,7 @@ struct OverlayCommand: ParsableCommand {
         options.showsInfo = !noInfo
         options.marksSharpest = markSharpest
         do {
-            if ImageFormat(path: input) != nil {
+            if camera == nil, ImageFormat(path: input) != nil {
                 try overlayImage(options)
             } else {
                 try overlayStream(options)
@@ -193,8 +203,14 @@ struct OverlayCommand: ParsableCommand {
     private func overlayStream(_ options: OverlayVideoRender.Options) throws(FocalError) {
         let input = self.input, fps = self.fps
         let isSequence = input.contains("*") || input.contains("?") || isFolder(input)
+        let camera = self.camera, limit = frames
         let open: () throws(FocalError) -> any FrameSource = { () throws(FocalError) -> any FrameSource in
-            isSequence ? try ImageSequenceReader(pattern: input, framesPerSecond: fps) : try VideoReader(path: input)
+            if let camera {
+                let source = try CameraSource(device: camera, preset: .hd1280x720)
+                try source.start()
+                return FirstFrames(source, limit: limit)
+            }
+            return isSequence ? try ImageSequenceReader(pattern: input, framesPerSecond: fps) : try VideoReader(path: input)
         }
         let meter = ProgressMeter(quiet: quiet)
         let summary = try OverlayVideoRender(options: options).render(
@@ -217,6 +233,32 @@ struct OverlayCommand: ParsableCommand {
     private func isFolder(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+}
+
+/// The first `limit` frames of a source (all of them with no limit).
+final class FirstFrames: FrameSource {
+    let source: any FrameSource
+    let limit: Int?
+    private var delivered = 0
+
+    init(_ source: any FrameSource, limit: Int?) {
+        self.source = source
+        self.limit = limit
+    }
+
+    var width: Int { source.width }
+    var height: Int { source.height }
+    var framesPerSecond: Double { source.framesPerSecond }
+    var frameCount: Int? { limit ?? source.frameCount }
+
+    func nextFrame() throws(FocalError) -> Frame? {
+        if let limit, delivered >= limit {
+            (source as? CameraSource)?.stop()
+            return nil
+        }
+        delivered += 1
+        return try source.nextFrame()
     }
 }
 

@@ -262,6 +262,56 @@ cfocal_status cfocal_text_model_detect(cfocal_text_model *model, const cfocal_im
                                        double binary_threshold, double polygon_threshold, double unclip_ratio,
                                        double max_line_gap, cfocal_text_box *out, int32_t capacity, int32_t *count);
 
+/* ---- cameras (V4L2 through libv4l2) ------------------------------------------------------ */
+/* A thin ioctl layer: open, list formats, negotiate one, stream memory-mapped buffers. libv4l2
+ * converts formats the camera has but applications rarely read (Bayer, vendor YUV) into ones it
+ * lists too. On a failure the system's errno is left for cfocal_last_os_error(). */
+
+typedef struct cfocal_camera cfocal_camera;
+
+typedef struct {
+    uint32_t fourcc;        /* V4L2 pixel format, e.g. 'YUYV', 'MJPG', 'NV12' */
+    int32_t width;
+    int32_t height;
+    int32_t bytes_per_line; /* 0 where it does not apply (compressed formats), and in listings */
+    int32_t emulated;       /* converted by libv4l2, not native to the camera */
+} cfocal_camera_format;
+
+typedef struct {
+    const uint8_t *data;    /* valid until cfocal_camera_release(index) */
+    size_t count;           /* bytes used */
+    int32_t index;
+    int64_t sequence;
+    double timestamp;       /* seconds, the driver's clock */
+} cfocal_camera_buffer;
+
+int32_t cfocal_last_os_error(void);
+
+cfocal_status cfocal_camera_open(const char *path, cfocal_camera **out);
+void cfocal_camera_close(cfocal_camera *camera);
+/* The driver's name for the device (VIDIOC_QUERYCAP card), NUL-terminated into out. */
+cfocal_status cfocal_camera_name(cfocal_camera *camera, char *out, int32_t capacity);
+/* Each pixel format with each discrete frame size (stepwise ranges give their largest size). */
+cfocal_status cfocal_camera_formats(cfocal_camera *camera, cfocal_camera_format *out, int32_t capacity,
+                                    int32_t *count);
+/* Asks for a format and size; the driver answers with what it will deliver. */
+cfocal_status cfocal_camera_set_format(cfocal_camera *camera, const cfocal_camera_format *wanted,
+                                       cfocal_camera_format *negotiated);
+cfocal_status cfocal_camera_start(cfocal_camera *camera, int32_t buffer_count);
+/* Waits up to timeout_ms for a filled buffer. CFOCAL_END_OF_STREAM on timeout. */
+cfocal_status cfocal_camera_next(cfocal_camera *camera, int32_t timeout_ms, cfocal_camera_buffer *out);
+cfocal_status cfocal_camera_release(cfocal_camera *camera, int32_t index);
+cfocal_status cfocal_camera_stop(cfocal_camera *camera);
+/* Exposure: manual mode and an absolute value (100 µs units), if the camera has them. */
+cfocal_status cfocal_camera_exposure_range(cfocal_camera *camera, int32_t *minimum, int32_t *maximum,
+                                           int32_t *supported);
+cfocal_status cfocal_camera_set_exposure(cfocal_camera *camera, int32_t value);
+
+/* Converts one camera buffer (YUYV, UYVY, NV12, YU12, GREY, MJPG/JPEG, BGR3, RGB3) into dst, which
+ * must be a bgr8 image of the buffer's size. bytes_per_line 0 means tightly packed. */
+cfocal_status cfocal_camera_convert(const uint8_t *bytes, size_t count, uint32_t fourcc, int32_t width,
+                                    int32_t height, int32_t bytes_per_line, const cfocal_image *dst);
+
 /* ---- objects: faces and QR codes -------------------------------------------------------- */
 
 typedef struct {

@@ -32,6 +32,10 @@ public struct FocalError: Error, Sendable, Equatable, CustomStringConvertible, L
         case ioFailed
         /// A model file is missing or unreadable.
         case modelMissing
+        /// A camera is in use by another program.
+        case deviceBusy
+        /// A camera went away while streaming (unplugged, or its driver reset).
+        case deviceDisconnected
         /// A feature that is not available yet, or not in this build.
         case unavailable
         /// OpenCV raised an exception.

@@ -49,6 +49,27 @@ enum FileAccess {
     }
 
     private static func writeAtomically(_ bytes: UnsafeRawBufferPointer, to path: String, operation: String) throws(FocalError) {
+        let temporary = try writeTemporary(bytes, beside: path, operation: operation)
+        try commit(temporary, to: path, operation: operation)
+    }
+
+    /// Writes bytes under a hidden temporary name beside path and returns that name; nothing is
+    /// left behind on failure. ``commit(_:to:operation:)`` puts it in place.
+    static func writeTemporary(_ bytes: [UInt8], beside path: String, operation: String) throws(FocalError) -> String {
+        try requireFolder(of: path, operation: operation)
+        let result: Result<String, FocalError> = bytes.withUnsafeBytes { raw in
+            do throws(FocalError) {
+                return .success(try writeTemporary(raw, beside: path, operation: operation))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    private static func writeTemporary(_ bytes: UnsafeRawBufferPointer, beside path: String, operation: String) throws(FocalError)
+        -> String
+    {
         let temporary = temporarySibling(of: path)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         if fd < 0 { throw error(errno, operation: operation, path: path) }
@@ -64,12 +85,24 @@ enum FileAccess {
             }
             done += count
         }
-        if close(fd) != 0 || rename(temporary, path) != 0 {
+        if close(fd) != 0 {
+            let code = errno
+            unlink(temporary)
+            throw error(code, operation: operation, path: path)
+        }
+        return temporary
+    }
+
+    /// Renames a temporary file into place (removing it if that fails).
+    static func commit(_ temporary: String, to path: String, operation: String) throws(FocalError) {
+        if rename(temporary, path) != 0 {
             let code = errno
             unlink(temporary)
             throw error(code, operation: operation, path: path)
         }
     }
+
+    static func remove(_ path: String) { unlink(path) }
 
     /// Fails with `.directoryNotFound` (or `.notAFile`) unless the folder that would hold path exists.
     static func requireFolder(of path: String, operation: String) throws(FocalError) {

@@ -1,0 +1,86 @@
+import Synchronization
+
+/// A video file standing in for a camera: it offers one format (BGR at the video's size), delivers
+/// the frames at the video's frame rate (or as fast as they decode), and starts over at the end,
+/// as a camera never runs out. For samples, demos and pipelines developed away from a camera.
+public final class VideoFileCamera: CameraDevice, @unchecked Sendable {
+    public let path: String
+    public var name: String { "video file " + (path.split(separator: "/").last.map(String.init) ?? path) }
+    private let realTime: Bool
+    private let format: CameraFormat
+    private let framesPerSecond: Double
+    private struct State {
+        var reader: VideoReader?
+        var sequence = 0
+        var lastDelivery = 0.0
+        var streaming = false
+    }
+    private let state: Mutex<State>
+
+    /// - Parameter realTime: deliver at the video's frame rate (true), or as fast as frames decode.
+    public init(path: String, realTime: Bool = true) throws(FocalError) {
+        let reader = try VideoReader(path: path, pixelFormat: .bgr8)
+        self.path = path
+        self.realTime = realTime
+        format = CameraFormat(pixelFormat: .bgr24, width: reader.width, height: reader.height, bytesPerLine: reader.width * 3)
+        framesPerSecond = reader.framesPerSecond > 0 ? reader.framesPerSecond : 30
+        state = Mutex(State(reader: reader))
+    }
+
+    public func formats() throws(FocalError) -> [CameraFormat] { [format] }
+
+    public func setFormat(_ wanted: CameraFormat) throws(FocalError) -> CameraFormat {
+        guard wanted.pixelFormat == format.pixelFormat else {
+            throw FocalError(
+                .unsupportedFormat, operation: "set camera format \(wanted)", path: path,
+                reason: "a video file stands in as a \(format) camera only")
+        }
+        return format
+    }
+
+    public func startStreaming(bufferCount: Int) throws(FocalError) { state.withLock { $0.streaming = true } }
+
+    public func nextBuffer(timeout: Double) throws(FocalError) -> CameraBuffer? {
+        let wait = state.withLock { state in
+            realTime ? max(0, state.lastDelivery + 1 / framesPerSecond - ScriptedCamera.now()) : 0
+        }
+        if wait > timeout {
+            ScriptedCamera.sleep(timeout)
+            return nil
+        }
+        ScriptedCamera.sleep(wait)
+        return try state.withLock { (state) throws(FocalError) -> CameraBuffer? in
+            guard state.streaming else {
+                throw FocalError(.invalidArgument, operation: "read camera", path: path, reason: "the camera is not streaming")
+            }
+            var frame = try state.reader?.read()
+            if frame == nil {
+                state.reader = try VideoReader(path: path, pixelFormat: .bgr8)
+                frame = try state.reader?.read()
+            }
+            guard let frame else {
+                throw FocalError(.emptyInput, operation: "read camera", path: path, reason: "the video has no frames")
+            }
+            var bytes = [UInt8](repeating: 0, count: format.width * format.height * 3)
+            let rowBytes = format.width * 3
+            frame.withUnsafeBytes(plane: 0) { source in
+                bytes.withUnsafeMutableBytes { destination in
+                    for row in 0..<format.height {
+                        destination.baseAddress!.advanced(by: row * rowBytes)
+                            .copyMemory(from: source.baseAddress!.advanced(by: row * frame.bytesPerRow), byteCount: rowBytes)
+                    }
+                }
+            }
+            state.lastDelivery = ScriptedCamera.now()
+            state.sequence += 1
+            return CameraBuffer(format: format, bytes: bytes, timestamp: state.lastDelivery, sequence: state.sequence - 1)
+        }
+    }
+
+    public func stopStreaming() { state.withLock { $0.streaming = false } }
+    public func exposureRange() -> ClosedRange<Int>? { nil }
+    public func setExposure(_ value: Int) throws(FocalError) {
+        throw FocalError(
+            .unavailable, operation: "set camera exposure", path: path, reason: "a video file has no exposure control")
+    }
+}
