@@ -206,6 +206,39 @@ func textBenchmark(sample: String, rounds: Int, modelFrames: Int) throws {
     }
 }
 
+/// Resident memory now, in MB (from /proc/self/statm).
+func residentMegabytes() -> Double {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let pages = Double(text.split(separator: " ")[1]) ?? 0
+    return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1e6
+}
+
+/// A scripted 720p YUYV camera as fast as it can render, read by consumers of different speeds:
+/// frames captured and dropped, and resident memory before and after each run.
+func captureBenchmark(seconds: Double) throws {
+    let frame = [UInt8](repeating: 128, count: 1280 * 720 * 2)
+    print("capture: scripted 1280x720 YUYV camera at 200 fps, \(fixed(seconds)) s per consumer")
+    for delay in [0.0, 0.01, 0.1] {
+        let camera = ScriptedCamera(
+            formats: [CameraFormat(pixelFormat: .yuyv, width: 1280, height: 720)], frameInterval: 0.005
+        ) { _, _, _ in frame }
+        let source = try CameraSource(device: camera, preset: .hd1280x720)
+        let before = residentMegabytes()
+        try source.start()
+        var taken = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        while Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 < seconds {
+            _ = try source.nextFrame()
+            taken += 1
+            if delay > 0 { usleep(useconds_t(delay * 1e6)) }
+        }
+        source.stop()
+        print(
+            "  consumer pausing \(fixed(delay * 1000, 0)) ms: \(source.capturedFrameCount) captured, \(taken) taken, "
+                + "\(source.droppedFrameCount) dropped; resident \(fixed(before)) → \(fixed(residentMegabytes())) MB")
+    }
+}
+
 /// Per-frame cost of each stage of the overlay render on decoded 720p frames, one thread.
 func overlayStages(sample: String) throws {
     let reader = try VideoReader(path: sample)
@@ -273,6 +306,8 @@ do {
         try overlayStages(sample: arguments.count > 1 ? arguments[1] : "Samples/Media/document.mp4")
     case "sharpness":
         try sharpnessBenchmark(rounds: option("--rounds", default: 5))
+    case "capture":
+        try captureBenchmark(seconds: Double(option("--seconds", default: 3)))
     case "text":
         try textBenchmark(
             sample: arguments.count > 1 ? arguments[1] : "Samples/Media/document.mp4",
@@ -284,7 +319,9 @@ do {
             sample: arguments.count > 1 ? arguments[1] : "Samples/Media/document.mp4",
             rounds: option("--rounds", default: 3))
     default:
-        print("usage: focal-bench video|detect|text SAMPLE.mp4 [--repeat N] [--rounds N] | textbook VIDEO OUT.json")
+        print(
+            "usage: focal-bench video|detect|text SAMPLE.mp4 | capture [--seconds N] [--repeat N] [--rounds N] | textbook VIDEO OUT.json"
+        )
         exit(2)
     }
 } catch {

@@ -217,14 +217,17 @@ enum RecordedBuffers {
         #expect(throws: FocalError.self) { try source.nextFrame() }
     }
 
-    @Test func aBusyCameraIsNamed() throws {
-        let busy = ScriptedCamera(
+    @Test(arguments: [FocalError.Kind.deviceBusy, .permissionDenied])
+    func startFailuresReachTheCallerNamed(kind: FocalError.Kind) throws {
+        let failing = ScriptedCamera(
             formats: [CameraFormat(pixelFormat: .yuyv, width: 640, height: 480)],
-            startFailure: FocalError(.deviceBusy, operation: "start camera", path: "/dev/scripted0", reason: "in use")
+            startFailure: FocalError(kind, operation: "start camera", path: "/dev/scripted0", reason: "scripted")
         ) { _, _, _ in [] }
-        let source = try CameraSource(device: busy, preset: .vga640x480)
+        let source = try CameraSource(device: failing, preset: .vga640x480)
         let error = try #require(throws: FocalError.self) { try source.start() }
-        #expect(error.kind == .deviceBusy)
+        #expect(error.kind == kind && error.path == "/dev/scripted0")
+        // Nothing was started, so stopping (and releasing) the source must not wait for a loop.
+        source.stop()
     }
 
     @Test func deliversOnASerialQueueOneAtATime() throws {
