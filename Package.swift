@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // Only CFocal sees OpenCV, libav and libv4l2; only Focal sees CFocal.
@@ -9,10 +9,16 @@ let package = Package(
     products: [
         .library(name: "Focal", targets: ["Focal"]),
         .library(name: "FocalSynthetic", targets: ["FocalSynthetic"]),
+        .library(name: "FocalService", targets: ["FocalService"]),
         .executable(name: "focal", targets: ["FocalCLI"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // The HTTP service (focal serve). Hummingbird's default traits pull in swift-configuration
+        // and full Foundation, which the service does not use.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // System libraries: pkg-config gives the header paths; CFocal names the libraries it links.
@@ -52,15 +58,26 @@ let package = Package(
         ),
         .target(name: "Focal", dependencies: ["CFocal"]),
         .target(name: "FocalSynthetic", dependencies: ["Focal"]),
+        .target(
+            name: "FocalService",
+            dependencies: [
+                "Focal",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
         .executableTarget(
             name: "FocalCLI",
             dependencies: [
                 "Focal",
+                "FocalService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "FocalTests", dependencies: ["Focal", "FocalSynthetic"], resources: [.copy("Resources")]),
         .testTarget(name: "FocalCLITests", dependencies: ["FocalCLI", "Focal", "FocalSynthetic"]),
+        .testTarget(name: "FocalServiceTests", dependencies: ["FocalService", "Focal", "FocalSynthetic"]),
 
         // Samples: small programs that show the library in use.
         // Benchmarks: ratios against OpenCV's idioms and ffmpeg, measured in the same run.

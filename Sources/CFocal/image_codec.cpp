@@ -72,6 +72,18 @@ cfocal_status cfocal_image_decode(const uint8_t *bytes, size_t count, int32_t ap
     return guarded("decode image", [&] {
         if (out == nullptr) fail(CFOCAL_ERR_INVALID_ARGUMENT, "no output");
         if (bytes == nullptr || count == 0) fail(CFOCAL_ERR_EMPTY, "the data is empty (0 bytes)");
+        // libjpeg decodes a cut-off JPEG with a warning and grey rows where the data ran out;
+        // OpenCV passes that on as a whole image. The end-of-image marker must follow the last
+        // scan (entropy-coded data never holds FF D9, so none after the last FF DA means a cut).
+        if (count >= 4 && bytes[0] == 0xFF && bytes[1] == 0xD8) {
+            size_t lastScan = 0;
+            for (size_t i = 2; i + 1 < count; i++)
+                if (bytes[i] == 0xFF && bytes[i + 1] == 0xDA) lastScan = i;
+            bool ended = false;
+            for (size_t i = lastScan; i + 1 < count && lastScan > 0; i++)
+                if (bytes[i] == 0xFF && bytes[i + 1] == 0xD9) ended = true;
+            if (!ended) fail(CFOCAL_ERR_DECODE, "the JPEG data is truncated (it ends before its end-of-image marker)");
+        }
         cv::Mat encoded(1, int(count), CV_8UC1, const_cast<uint8_t *>(bytes));
         int flags = cv::IMREAD_ANYCOLOR;
         if (!apply_orientation) flags |= cv::IMREAD_IGNORE_ORIENTATION;

@@ -6,10 +6,11 @@ import Focal
 #endif
 
 @main
-struct FocalCommand: ParsableCommand {
+struct FocalCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "focal",
-        abstract: "Find documents, faces and QR codes in images and video, pick the sharpest frames, and scan documents flat.",
+        abstract:
+            "Find documents, text, faces and QR codes in images, video and cameras, pick the sharpest frames, and scan documents flat.",
         discussion: """
             Focal reads images (JPEG, PNG, TIFF, WebP, BMP), image sequences and videos (anything \
             FFmpeg reads), and writes annotated images, H.264 video, flat document scans and JSON.
@@ -19,6 +20,8 @@ struct FocalCommand: ParsableCommand {
               focal detect clip.mp4 --json clip.json
               focal scan clip.mp4 --out scans
               focal sharpest burst/*.jpg --sheet ranking.png
+              focal capture --device /dev/video0 --burst 8 --out burst
+              focal serve --port 8080
               focal --generate-completion-script bash > /etc/bash_completion.d/focal
 
             Exit status: 0 on success, 1 when an input cannot be processed, 2 for bad usage, 130 when
@@ -27,15 +30,19 @@ struct FocalCommand: ParsableCommand {
         version: FocalVersion.string,
         subcommands: [
             DetectCommand.self, OverlayCommand.self, ScanCommand.self, SharpestCommand.self, CaptureCommand.self,
-            DevicesCommand.self,
+            DevicesCommand.self, ServeCommand.self,
         ]
     )
 
     /// Exit codes: 0 success, 1 a processing error (named input, reason), 2 bad usage.
-    static func main() {
+    static func main() async {
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var asynchronous = command as? AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
         } catch {
             if exitCode(for: error) == .validationFailure {
                 printError(fullMessage(for: error))

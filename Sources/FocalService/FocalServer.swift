@@ -1,0 +1,202 @@
+import Focal
+import Hummingbird
+import NIOCore
+import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The document-scanner HTTP service behind `focal serve`: JSON under `/v1`, Prometheus text at
+/// `/metrics`. OpenCV work runs on a bounded ``WorkerPool``, never on the event loop; when the pool
+/// and its queue are full, requests get 503 with Retry-After. The API is described in
+/// `docs/openapi.yaml`.
+public struct FocalServer: Sendable {
+    public let configuration: ServiceConfiguration
+    public let pool: WorkerPool
+    let metrics = ServiceMetrics()
+    let scans: ScanStore
+
+    public init(configuration: ServiceConfiguration = ServiceConfiguration()) {
+        self.configuration = configuration
+        pool = WorkerPool(workers: configuration.workers, queueDepth: configuration.queueDepth)
+        scans = ScanStore(capacity: configuration.keptScans)
+    }
+
+    /// Serves until the task is cancelled or the process gets SIGINT/SIGTERM. `onListening` gets
+    /// the bound port (useful with port 0).
+    public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+        try await makeApplication(onListening: onListening).runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    }
+
+    public func makeApplication(onListening: @escaping @Sendable (Int) -> Void = { _ in }) -> some ApplicationProtocol {
+        Application(
+            router: makeRouter(),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "focal"),
+            onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) })
+    }
+
+    func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.get("v1/health") { _, _ in
+            let load = pool.load
+            return Self.json(
+                200,
+                Health(
+                    status: "ok", version: FocalVersion.string, workers: pool.workers, busy: load.running,
+                    waiting: load.waiting))
+        }
+        router.get("metrics") { _, _ in
+            let load = pool.load
+            metrics.pool(running: load.running, waiting: load.waiting)
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: metrics.text())))
+        }
+        router.post("v1/detect") { request, _ in
+            await answer("detect") { () async throws(ServiceError) -> Response in
+                let query = Self.query(request)
+                let detectRequest = try DetectRequest(query: query)
+                let uploads = try await uploads(of: request)
+                guard uploads.count == 1 else { throw ServiceError(400, "send one image to detect (got \(uploads.count) files)") }
+                let configuration = configuration
+                let result = try await work { () throws(ServiceError) in
+                    try Processing.detect(uploads[0], request: detectRequest, limits: configuration)
+                }
+                metrics.framesProcessed(1)
+                return Self.json(200, result)
+            }
+        }
+        router.post("v1/scan") { request, _ in
+            await answer("scan") { () async throws(ServiceError) -> Response in
+                let inline = Self.query(request)["inline"] == "base64"
+                let uploads = try await uploads(of: request)
+                let configuration = configuration, scans = scans
+                let deadline = Clock.now() + configuration.requestTimeout
+                let (result, frames) = try await work { () throws(ServiceError) in
+                    try Processing.scan(uploads, limits: configuration, deadline: deadline) { (flat) throws(ServiceError) in
+                        let jpeg: [UInt8]
+                        do throws(FocalError) { jpeg = try flat.encoded(as: .jpeg, quality: 0.9) } catch {
+                            throw ServiceError(processing: error, what: "encoding a scan")
+                        }
+                        if inline {
+                            return .init(width: flat.width, height: flat.height, base64: Data(jpeg).base64EncodedString())
+                        }
+                        return .init(width: flat.width, height: flat.height, url: "/v1/scans/" + scans.keep(jpeg))
+                    }
+                }
+                metrics.framesProcessed(frames)
+                return Self.json(200, result)
+            }
+        }
+        router.get("v1/scans/:id") { _, context in
+            await answer("scans") { () async throws(ServiceError) -> Response in
+                guard let id = context.parameters.get("id"), let jpeg = scans.get(id) else {
+                    throw ServiceError(404, "no such scan (scans are kept for the last \(configuration.keptScans) documents)")
+                }
+                return Response(
+                    status: .ok, headers: [.contentType: "image/jpeg"], body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
+            }
+        }
+        return router
+    }
+
+    /// Runs the handler, timing it and turning refusals into JSON errors.
+    private func answer(_ endpoint: String, _ handler: () async throws(ServiceError) -> Response) async -> Response {
+        let start = Clock.now()
+        let response: Response
+        do {
+            response = try await handler()
+        } catch {
+            var headers: HTTPFields = [:]
+            if let retry = error.retryAfter { headers[.retryAfter] = String(retry) }
+            response = Self.json(
+                error.status, ErrorBody(error: .init(status: error.status, reason: error.reason)), headers: headers)
+        }
+        metrics.request(endpoint: endpoint, status: Int(response.status.code), seconds: Clock.now() - start)
+        return response
+    }
+
+    private func uploads(of request: Request) async throws(ServiceError) -> [Upload] {
+        var request = request
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: configuration.maximumBodyBytes)
+        } catch is NIOTooManyBytesError {
+            throw ServiceError(413, "the body is larger than \(configuration.maximumBodyBytes) bytes")
+        } catch {
+            throw ServiceError(400, "the body could not be read: \(error)")
+        }
+        return try Upload.parse(body: body, contentType: request.headers[.contentType])
+    }
+
+    private func work<T: Sendable>(_ body: @escaping @Sendable () throws(ServiceError) -> T) async throws(ServiceError) -> T {
+        do {
+            return try await pool.run(timeout: configuration.requestTimeout) { () throws -> T in try body() }
+        } catch let error as ServiceError {
+            throw error
+        } catch WorkerPool.Refusal.overloaded {
+            throw ServiceError(
+                503, "all \(pool.workers) workers are busy and \(pool.queueDepth) requests are waiting", retryAfter: 1)
+        } catch WorkerPool.Refusal.timedOut {
+            throw ServiceError(503, "the request took longer than \(Int(configuration.requestTimeout)) s", retryAfter: 5)
+        } catch {
+            throw ServiceError(500, "\(error)")
+        }
+    }
+
+    private static func query(_ request: Request) -> [String: String] {
+        var values: [String: String] = [:]
+        for (key, value) in request.uri.queryParameters { values[String(key)] = String(value) }
+        return values
+    }
+
+    static func json(_ status: Int, _ value: some Encodable, headers: HTTPFields = [:]) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        var fields = headers
+        fields[.contentType] = "application/json"
+        return Response(
+            status: HTTPResponse.Status(code: status), headers: fields,
+            body: .init(byteBuffer: ByteBuffer(bytes: Array(data) + [10])))
+    }
+
+    struct Health: Encodable {
+        var status: String
+        var version: String
+        var workers: Int
+        var busy: Int
+        var waiting: Int
+    }
+
+    struct ErrorBody: Encodable {
+        struct Detail: Encodable {
+            var status: Int
+            var reason: String
+        }
+        var error: Detail
+    }
+}
+
+/// The last few flat scans, for `GET /v1/scans/{id}`.
+final class ScanStore: Sendable {
+    private let capacity: Int
+    private let state = Mutex<(order: [String], images: [String: [UInt8]])>(([], [:]))
+
+    init(capacity: Int) { self.capacity = max(1, capacity) }
+
+    func keep(_ jpeg: [UInt8]) -> String {
+        let id = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        state.withLock { state in
+            state.order.append(id)
+            state.images[id] = jpeg
+            while state.order.count > capacity { state.images[state.order.removeFirst()] = nil }
+        }
+        return id
+    }
+
+    func get(_ id: String) -> [UInt8]? { state.withLock { $0.images[id] } }
+}

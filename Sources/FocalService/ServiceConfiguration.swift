@@ -1,0 +1,39 @@
+/// How `focal serve` listens, how much work it takes on, and the limits it puts on each request.
+/// Every limit has a safe default; raising one lets bigger requests through at the cost of memory
+/// and time per request.
+public struct ServiceConfiguration: Sendable {
+    /// Loopback by default: expose the service deliberately (`--host 0.0.0.0`), behind a proxy.
+    public var host: String = "127.0.0.1"
+    /// 0 picks a free port (tests); see ``FocalServer/run(onListening:)``.
+    public var port: Int = 8080
+    /// Requests processed at once, each on its own thread off the event loop. Default: the cores.
+    public var workers: Int = max(1, ProcessInfoCores.count)
+    /// Requests waiting for a worker before new ones get 503 with Retry-After. Default 4 per worker.
+    public var queueDepth: Int = 4 * max(1, ProcessInfoCores.count)
+    /// Largest request body. Default 32 MiB.
+    public var maximumBodyBytes: Int = 32 << 20
+    /// Largest image, in pixels, read from its header before decoding: a few kilobytes can claim
+    /// gigapixels. Default 40 megapixels (a 7,700 × 5,200 photo).
+    public var maximumImagePixels: Int = 40_000_000
+    /// Most frames one scan request may process: images in a burst, or frames of a video.
+    public var maximumFrames: Int = 300
+    /// Seconds a request may take before it gets 503; its worker finishes the frame it is on.
+    public var requestTimeout: Double = 30
+    /// Flat scans kept for `GET /v1/scans/{id}`, oldest dropped first.
+    public var keptScans: Int = 64
+
+    public init() {}
+}
+
+enum ProcessInfoCores {
+    static var count: Int {
+        let n = sysconf(Int32(_SC_NPROCESSORS_ONLN))
+        return n > 0 ? Int(n) : 1
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif

@@ -1,0 +1,25 @@
+import Focal
+
+/// A request the service refuses, with the HTTP status and a reason meant for the client.
+public struct ServiceError: Error, Sendable, Equatable {
+    public var status: Int
+    public var reason: String
+    public var retryAfter: Int?
+
+    public init(_ status: Int, _ reason: String, retryAfter: Int? = nil) {
+        self.status = status
+        self.reason = reason
+        self.retryAfter = retryAfter
+    }
+
+    /// A Focal error from processing a request's upload: bad input is the client's (4xx), the
+    /// rest is the server's (500).
+    init(processing error: FocalError, what: String) {
+        switch error.kind {
+        case .decodeFailed, .emptyInput: self.init(422, "\(what) could not be decoded: \(error.reason)")
+        case .unsupportedFormat, .unsupportedCodec: self.init(415, "\(what) is in a format Focal does not read: \(error.reason)")
+        case .invalidArgument: self.init(400, "\(what): \(error.reason)")
+        default: self.init(500, "\(what): \(error)")
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Prometheus
+
+/// The service's Prometheus metrics: requests by endpoint and status, their latency, frames
+/// processed, and the worker pool's load.
+final class ServiceMetrics: Sendable {
+    let registry = PrometheusCollectorRegistry()
+    private let frames: Counter
+
+    init() {
+        frames = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                metricName: "focal_frames_processed", unitName: "total", helpText: "Frames (images and video frames) processed."))
+    }
+
+    func request(endpoint: String, status: Int, seconds: Double) {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(metricName: "focal_requests", unitName: "total", helpText: "Requests answered."),
+            labels: [("endpoint", endpoint), ("status", String(status))]
+        ).increment()
+        registry.makeValueHistogram(
+            descriptor: MetricNameDescriptor(
+                metricName: "focal_request_duration", unitName: "seconds", helpText: "Time to answer a request."),
+            labels: [("endpoint", endpoint)], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
+        ).record(seconds)
+    }
+
+    func framesProcessed(_ count: Int) { frames.increment(by: Int64(count)) }
+
+    func pool(running: Int, waiting: Int) {
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(metricName: "focal_workers_busy", helpText: "Workers running a request.")
+        )
+        .set(Double(running))
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(metricName: "focal_requests_waiting", helpText: "Requests waiting for a worker.")
+        ).set(Double(waiting))
+    }
+
+    func text() -> String { registry.emitToString() }
+}
