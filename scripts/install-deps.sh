@@ -3,11 +3,11 @@
 # nothing when everything is there. Uses sudo only when not already root.
 #
 #   scripts/install-deps.sh            build and test dependencies
-#   scripts/install-deps.sh --bench    also ffmpeg, which the benchmarks compare against
+#   scripts/install-deps.sh --bench    also ffmpeg, which the benchmarks compare against, and wrk (service load)
 set -euo pipefail
 
 packages=(pkg-config libopencv-dev libopencv-contrib-dev opencv-data libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libv4l-dev)
-if [[ "${1:-}" == "--bench" ]]; then packages+=(ffmpeg time); fi
+if [[ "${1:-}" == "--bench" ]]; then packages+=(ffmpeg time wrk); fi
 
 missing=()
 for package in "${packages[@]}"; do

@@ -4,6 +4,7 @@
 //   focal-bench video SAMPLE.mp4 [--repeat N]
 import Focal
 import Foundation
+import Synchronization
 
 func seconds(_ body: () throws -> Void) rethrows -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
@@ -239,6 +240,36 @@ func captureBenchmark(seconds: Double) throws {
     }
 }
 
+/// What `focal serve` does per /v1/detect request, in process: decode the JPEG, detect rectangles
+/// (the default options), encode the JSON. Run on `threads` threads at once, as the service's
+/// workers do; prints requests per second, the reference for the wrk run in scripts/bench-service.sh.
+func serviceReference(image: String, threads: Int, seconds: Double) throws {
+    let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: image)))
+    FocalRuntime.setOpenCVThreads(1)
+    let done = Atomic<Int>(0)
+    let group = DispatchGroup()
+    let start = DispatchTime.now().uptimeNanoseconds
+    for _ in 0..<threads {
+        group.enter()
+        Thread.detachNewThread {
+            defer { group.leave() }
+            while Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 < seconds {
+                guard let frame = try? Frame(decoding: bytes).oriented(),
+                    let features = try? Detector(type: .rectangle).features(in: frame).map(AnyFeature.init),
+                    (try? JSONEncoder().encode(features)) != nil
+                else { continue }
+                done.add(1, ordering: .relaxed)
+            }
+        }
+    }
+    group.wait()
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let count = done.load(ordering: .relaxed)
+    print(
+        "service reference: \(image), decode + detect + JSON on \(threads) thread(s): \(count) in \(fixed(elapsed)) s = \(fixed(Double(count) / elapsed)) per second"
+    )
+}
+
 /// Per-frame cost of each stage of the overlay render on decoded 720p frames, one thread.
 func overlayStages(sample: String) throws {
     let reader = try VideoReader(path: sample)
@@ -306,6 +337,10 @@ do {
         try overlayStages(sample: arguments.count > 1 ? arguments[1] : "Samples/Media/document.mp4")
     case "sharpness":
         try sharpnessBenchmark(rounds: option("--rounds", default: 5))
+    case "service-reference":
+        try serviceReference(
+            image: arguments.count > 1 ? arguments[1] : "Samples/Media/document.jpg", threads: option("--threads", default: 2),
+            seconds: Double(option("--seconds", default: 10)))
     case "capture":
         try captureBenchmark(seconds: Double(option("--seconds", default: 3)))
     case "text":
