@@ -1,6 +1,10 @@
 import ArgumentParser
 import FocalService
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -77,9 +81,20 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maximumFrames = maxFrames
         configuration.requestTimeout = timeout
         let host = self.host, workers = configuration.workers
+        // The server stops gracefully on SIGINT and SIGTERM; a parent may have started us with them
+        // ignored or blocked (both survive exec), which would leave Ctrl-C without effect.
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
         do {
             try await FocalServer(configuration: configuration).run { port in
-                print("focal serve: listening on http://\(host):\(port) with \(workers) worker(s)")
+                // Unbuffered: a supervisor (or a test) reads the port as soon as it is bound.
+                let line = "focal serve: listening on http://\(host):\(port) with \(workers) worker(s)\n"
+                _ = line.withCString { write(STDOUT_FILENO, $0, strlen($0)) }
             }
         } catch {
             printError("Cannot serve on \(host):\(port): \(error)")
