@@ -78,6 +78,15 @@ cv::Mat gray_of(const cfocal_image &image) {
     return gray;
 }
 
+ReadingFrame reading_frame(const cv::Point2f corners[4]) {
+    const cv::Point2d a = corners[1] - corners[0], b = corners[2] - corners[1];
+    cv::Point2d along = cv::norm(a) >= cv::norm(b) ? a : b;
+    along *= 1.0 / std::max(1e-9, cv::norm(along));
+    if (along.x < 0 || (along.x == 0 && along.y > 0)) along = -along;
+    return {(cv::Point2d(corners[0]) + cv::Point2d(corners[2])) * 0.5, along, std::max(cv::norm(a), cv::norm(b)),
+            std::min(cv::norm(a), cv::norm(b))};
+}
+
 cfocal_image view_of_mat(const cv::Mat &mat, int32_t format) {
     cfocal_image view{};
     view.width = mat.cols;

@@ -69,6 +69,15 @@ cfocal_image view_of_mat(const cv::Mat &mat, int32_t format);
 const cv::Mat &video_to_full_range();
 const cv::Mat &full_to_video_range();
 
+// A text box's reading frame from its minimum-area rectangle: the unit vector along the longer
+// side, pointing right (so boxes read left to right), with the rectangle's length and height.
+struct ReadingFrame {
+    cv::Point2d center, along;
+    double length, height;
+    cv::Point2d across() const { return {-along.y, along.x}; }
+};
+ReadingFrame reading_frame(const cv::Point2f corners[4]);
+
 }  // namespace cfocal
 
 // Pixels the shim allocated: a view plus whatever keeps those pixels alive.

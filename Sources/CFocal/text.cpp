@@ -235,13 +235,9 @@ int detect_upright(const cv::Mat &gray, const cfocal_text_options *options, cfoc
         const cv::RotatedRect rect = cv::minAreaRect(linePoints[l]);
         cv::Point2f corners[4];
         rect.points(corners);
-        // The longer side runs along the text; it points right so boxes read left to right.
-        cv::Point2d a = corners[1] - corners[0], b = corners[2] - corners[1];
-        cv::Point2d along = cv::norm(a) >= cv::norm(b) ? a : b;
-        along *= 1.0 / std::max(1e-9, cv::norm(along));
-        if (along.x < 0 || (along.x == 0 && along.y > 0)) along = -along;
-        line.along = along;
-        line.across = {-along.y, along.x};
+        const ReadingFrame frame = reading_frame(corners);
+        line.along = frame.along;
+        line.across = frame.across();
         line.center = rect.center;
     }
 

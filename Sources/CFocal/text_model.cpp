@@ -88,15 +88,10 @@ std::vector<Segment> joined(const std::vector<Segment> &segments, double max_gap
             lines.push_back(segments[g]);
             continue;
         }
-        const cv::RotatedRect rect = cv::minAreaRect(groups[g]);
         cv::Point2f c[4];
-        rect.points(c);
-        cv::Point2d a = c[1] - c[0], b = c[2] - c[1];
-        cv::Point2d along = cv::norm(a) >= cv::norm(b) ? a : b;
-        along *= 1.0 / std::max(1e-9, cv::norm(along));
-        if (along.x < 0 || (along.x == 0 && along.y > 0)) along = -along;
-        lines.push_back({rect.center, along, std::max(cv::norm(a), cv::norm(b)), std::min(cv::norm(a), cv::norm(b)),
-                         scores[g] / std::max(1e-9, weights[g])});
+        cv::minAreaRect(groups[g]).points(c);
+        const ReadingFrame frame = reading_frame(c);
+        lines.push_back({frame.center, frame.along, frame.length, frame.height, scores[g] / std::max(1e-9, weights[g])});
     }
     return lines;
 }
@@ -181,14 +176,12 @@ cfocal_status cfocal_text_model_detect(cfocal_text_model *model, const cfocal_im
             rect.size.height += static_cast<float>(2 * grow);
             cv::Point2f corners[4];
             rect.points(corners);
-            cv::Point2d mapped[4];
-            for (int k = 0; k < 4; k++) mapped[k] = {(corners[k].x + 0.5) * toImageX - 0.5, (corners[k].y + 0.5) * toImageY - 0.5};
-            cv::Point2d a = mapped[1] - mapped[0], b = mapped[2] - mapped[1];
-            cv::Point2d along = cv::norm(a) >= cv::norm(b) ? a : b;
-            const double length = cv::norm(along), height = std::min(cv::norm(a), cv::norm(b));
-            along *= 1.0 / std::max(1e-9, length);
-            if (along.x < 0 || (along.x == 0 && along.y > 0)) along = -along;
-            segments.push_back({(mapped[0] + mapped[2]) * 0.5, along, length, height, score});
+            cv::Point2f mapped[4];
+            for (int k = 0; k < 4; k++)
+                mapped[k] = {static_cast<float>((corners[k].x + 0.5) * toImageX - 0.5),
+                             static_cast<float>((corners[k].y + 0.5) * toImageY - 0.5)};
+            const ReadingFrame frame = reading_frame(mapped);
+            segments.push_back({frame.center, frame.along, frame.length, frame.height, score});
         }
         std::vector<Segment> lines = joined(segments, max_line_gap);
         std::stable_sort(lines.begin(), lines.end(), [](const Segment &p, const Segment &q) { return p.score > q.score; });

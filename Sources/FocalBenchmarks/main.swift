@@ -101,13 +101,19 @@ func videoBenchmark(sample: String, repeats: Int, rounds: Int) throws {
     }
 }
 
+/// Every frame of a video, decoded, with its reader (for the size).
+func decodedFrames(_ sample: String) throws -> (VideoReader, [Frame]) {
+    let reader = try VideoReader(path: sample)
+    var frames: [Frame] = []
+    while let frame = try reader.read() { frames.append(frame) }
+    return (reader, frames)
+}
+
 /// Rectangle detection frames per second on one core, beside the textbook recipe, on decoded frames.
 func detectBenchmark(sample: String, rounds: Int) throws {
     FocalRuntime.setOpenCVThreads(1)
     defer { FocalRuntime.setOpenCVThreads(nil) }
-    let reader = try VideoReader(path: sample)
-    var frames: [Frame] = []
-    while let frame = try reader.read() { frames.append(frame) }
+    let (reader, frames) = try decodedFrames(sample)
     print(
         "detect: \(sample), \(reader.width)x\(reader.height), \(frames.count) decoded frames, one OpenCV thread, median of \(rounds) rounds"
     )
@@ -170,9 +176,7 @@ func sharpnessBenchmark(rounds: Int) throws {
 func textBenchmark(sample: String, rounds: Int, modelFrames: Int) throws {
     FocalRuntime.setOpenCVThreads(1)
     defer { FocalRuntime.setOpenCVThreads(nil) }
-    let reader = try VideoReader(path: sample)
-    var frames: [Frame] = []
-    while let frame = try reader.read() { frames.append(frame) }
+    let (reader, frames) = try decodedFrames(sample)
     print(
         "text: \(sample), \(reader.width)x\(reader.height), \(frames.count) decoded frames, one OpenCV thread, median of \(rounds) rounds"
     )
