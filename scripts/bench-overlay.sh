@@ -26,7 +26,14 @@ if [[ "${1:-}" == "--memory" ]]; then
     ffmpeg -v error -nostdin -stream_loop 2 -i "$scratch/in1080.mp4" -frames:v 300 -c:v libx264 -preset veryfast "$scratch/in300.mp4"
     ffmpeg -v error -nostdin -stream_loop 33 -i "$scratch/in1080.mp4" -frames:v 3000 -c:v libx264 -preset veryfast "$scratch/in3000.mp4"
     for n in 300 3000; do
-        rss=$( { /usr/bin/time -f "%M" .build/release/focal overlay "$scratch/in$n.mp4" -o "$scratch/out$n.mp4" --accuracy low -q; } 2>&1 | tail -1)
-        echo "  1920x1080, $n frames: peak RSS $((rss / 1024)) MB"
+        for mode in "" --low-memory; do
+            rss=$( { /usr/bin/time -f "%M" .build/release/focal overlay "$scratch/in$n.mp4" -o "$scratch/out$n.mp4" --accuracy low -q $mode; } 2>&1 | tail -1)
+            echo "  1920x1080, $n frames ${mode:-(defaults)}: peak RSS $((rss / 1024)) MB"
+        done
+    done
+    # ffmpeg alone with the same encoder settings, for reference.
+    for params in "" "threads=2:rc-lookahead=3:bframes=0"; do
+        rss=$( { /usr/bin/time -f "%M" ffmpeg -v error -nostdin -y ${params:+-threads 1} -i "$scratch/in300.mp4" -c:v libx264 -preset veryfast -crf 23 ${params:+-x264-params $params} "$scratch/ff.mp4"; } 2>&1 | tail -1)
+        echo "  ffmpeg alone, 300 frames ${params:-(defaults)}: peak RSS $((rss / 1024)) MB"
     done
 fi

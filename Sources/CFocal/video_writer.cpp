@@ -123,6 +123,10 @@ cfocal_status cfocal_video_writer_open(const char *final_path, const char *tempo
             e->flags |= AV_CODEC_FLAG_QSCALE;
             e->global_quality = FF_QP2LAMBDA * 3;
         }
+        // Each frame of lookahead and each B-frame is a frame x264 holds (per thread): the memory knobs.
+        if (config->lookahead >= 0 && av_opt_find(e->priv_data, "rc-lookahead", nullptr, 0, 0) != nullptr)
+            av_dict_set_int(&options, "rc-lookahead", config->lookahead, 0);
+        if (config->b_frames >= 0) e->max_b_frames = config->b_frames;
         int code = avcodec_open2(e, codec, &options);
         av_dict_free(&options);
         if (code < 0) fail_av(code, "open the " + std::string(codec->name) + " encoder for '" + w->final_path + "'");

@@ -266,6 +266,41 @@ final class Scratch {
         #expect(bad.status == 2 && bad.error.contains("sepia"))
     }
 
+    @Test func lowMemoryWritesTheSameFramesWithoutBFrames() throws {
+        let scratch = Scratch()
+        let input = scratch.path + "/in.mp4", output = scratch.path + "/lean.mp4"
+        let corners = try Self.stillClip(to: input, frames: 12)
+        let run = try CLIRun([
+            "overlay", input, "-o", output, "--low-memory", "--no-info", "--color", "ff0000", "--opacity", "0.5",
+        ])
+        #expect(run.status == 0, "\(run.error)")
+        let reader = try VideoReader(path: output, pixelFormat: .bgr8)
+        #expect(reader.frameCount == 12)
+        var last: Frame?
+        var count = 0
+        while let frame = try reader.read() {
+            last = frame
+            count += 1
+        }
+        #expect(count == 12)
+        let inside = corners.center + Point(x: 0, y: 60)
+        let tinted = try #require(last).pixel(x: Int(inside.x), y: Int(inside.y))
+        #expect(Int(tinted[2]) - Int(tinted[1]) > 60, "the overlay is drawn: \(tinted)")
+        // No B-frames: the stream's decode order is its display order.
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        probe.arguments = [
+            "ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=has_b_frames", "-of", "csv=p=0", output,
+        ]
+        let out = Pipe()
+        probe.standardOutput = out
+        if (try? probe.run()) != nil {
+            probe.waitUntilExit()
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            if probe.terminationStatus == 0 { #expect(text.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(text)") }
+        }
+    }
+
     @Test func interruptLeavesNothingBehind() throws {
         let scratch = Scratch()
         let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -122,6 +122,8 @@ typedef struct {
     int32_t crf;          /* constant rate factor, or -1 for the encoder's default */
     int32_t bit_rate;     /* bits per second for encoders without CRF, or 0 */
     int32_t threads;      /* encoder threads, 0 for one per core */
+    int32_t lookahead;    /* frames x264's rate control looks ahead (rc-lookahead), or -1 for the preset's */
+    int32_t b_frames;     /* most consecutive B-frames, or -1 for the preset's */
 } cfocal_video_writer_config;
 
 /* Writes into temporary_path, in the container named by final_path's extension. finish renames

@@ -22,17 +22,31 @@ public final class VideoWriter {
         public var bitRate: Int?
         /// Encoder threads; 0 uses one per core.
         public var threads: Int
+        /// Frames x264's rate control looks ahead (`rc-lookahead`), or nil for the preset's (10 at
+        /// `.veryfast`). Each frame of lookahead is a frame held per encoder thread: lowering it saves
+        /// memory (about 6 MB a frame at 1080p) for slightly larger files.
+        public var lookahead: Int?
+        /// Most consecutive B-frames, or nil for the preset's (3). 0 saves memory and latency for
+        /// larger files.
+        public var bFrames: Int?
 
         public init(
             codec: VideoCodec = .h264, preset: EncoderPreset = .veryfast, quality: Int = 23,
-            bitRate: Int? = nil, threads: Int = 0
+            bitRate: Int? = nil, threads: Int = 0, lookahead: Int? = nil, bFrames: Int? = nil
         ) {
             self.codec = codec
             self.preset = preset
             self.quality = quality
             self.bitRate = bitRate
             self.threads = threads
+            self.lookahead = lookahead
+            self.bFrames = bFrames
         }
+
+        /// The encoder holding as few frames as it usefully can: two threads, 3 frames of
+        /// lookahead, no B-frames. At 1080p the overlay pipeline peaks at about 227 MB instead of
+        /// 379 MB and runs faster on two cores, for files about 10 % larger.
+        public static let lowMemory = Settings(threads: 2, lookahead: 3, bFrames: 0)
     }
 
     public let path: String
@@ -67,7 +81,8 @@ public final class VideoWriter {
                 var config = cfocal_video_writer_config(
                     width: Int32(width), height: Int32(height), frames_per_second: framesPerSecond,
                     encoder: encoder, preset: preset, crf: Int32(settings.quality),
-                    bit_rate: Int32(clamping: settings.bitRate ?? 0), threads: Int32(settings.threads))
+                    bit_rate: Int32(clamping: settings.bitRate ?? 0), threads: Int32(settings.threads),
+                    lookahead: Int32(clamping: settings.lookahead ?? -1), b_frames: Int32(clamping: settings.bFrames ?? -1))
                 return cfocal_video_writer_open(path, temporary, &config, &writer)
             }
         }
