@@ -178,27 +178,6 @@ struct DetectCommand: ParsableCommand {
     }
 }
 
-/// The JSON `focal detect --json` writes (the predictions schema of Focal's evaluations).
-struct DetectionReport: Encodable {
-    struct FrameEntry: Encodable {
-        var index: Int
-        var features: [AnyFeature]
-    }
-
-    struct Document: Encodable {
-        var trackID: Int
-        var bestFrame: Int
-        var firstFrame: Int
-        var lastFrame: Int
-    }
-
-    var source: String
-    var width: Int
-    var height: Int
-    var frames: [FrameEntry]
-    var documents: [Document] = []
-}
-
 extension DetectorOptions.Accuracy: ExpressibleByArgument {}
 
 extension TextDetectionOptions.ModelInputSize: ExpressibleByArgument {

@@ -6,19 +6,6 @@ import Focal
     import Foundation
 #endif
 
-/// The answer to `POST /v1/detect`: the schema `focal detect --json` writes.
-struct DetectResponse: Encodable, Sendable {
-    struct FrameEntry: Encodable, Sendable {
-        var index: Int
-        var features: [AnyFeature]
-    }
-    var source: String
-    var width: Int
-    var height: Int
-    var frames: [FrameEntry]
-    var documents: [String] = []
-}
-
 /// The answer to `POST /v1/scan`.
 struct ScanResponse: Encodable, Sendable {
     struct Document: Encodable, Sendable {
@@ -73,7 +60,7 @@ struct DetectRequest: Sendable {
 
 enum Processing {
     static func detect(_ upload: Upload, request: DetectRequest, limits: ServiceConfiguration) throws(ServiceError)
-        -> DetectResponse
+        -> DetectionReport
     {
         let frame = try upload.decodedImage(maximumPixels: limits.maximumImagePixels)
         var features: [AnyFeature] = []
@@ -84,7 +71,7 @@ enum Processing {
         } catch {
             throw ServiceError(processing: error, what: "detection")
         }
-        return DetectResponse(
+        return DetectionReport(
             source: upload.name, width: frame.width, height: frame.height,
             frames: features.isEmpty ? [] : [.init(index: 0, features: features)])
     }
