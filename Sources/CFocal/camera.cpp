@@ -161,13 +161,8 @@ cfocal_status cfocal_camera_set_format(cfocal_camera *camera, const cfocal_camer
         format.fmt.pix.height = static_cast<uint32_t>(wanted->height);
         format.fmt.pix.pixelformat = wanted->fourcc;
         format.fmt.pix.field = V4L2_FIELD_NONE;
-        if (xioctl(camera->fd, VIDIOC_S_FMT, &format) == -1) {
-            if (errno == EBUSY) {
-                last_os_error = EBUSY;
-                fail(CFOCAL_ERR_IO, "the device is busy (another program is using it)");
-            }
-            fail_os("set format " + fourcc_name(wanted->fourcc), errno);
-        }
+        // EBUSY (another program holds the camera) is named by the Swift side from the errno.
+        if (xioctl(camera->fd, VIDIOC_S_FMT, &format) == -1) fail_os("set format " + fourcc_name(wanted->fourcc), errno);
         *negotiated = cfocal_camera_format{format.fmt.pix.pixelformat, static_cast<int32_t>(format.fmt.pix.width),
                                            static_cast<int32_t>(format.fmt.pix.height),
                                            static_cast<int32_t>(format.fmt.pix.bytesperline), 0};
@@ -183,13 +178,7 @@ cfocal_status cfocal_camera_start(cfocal_camera *camera, int32_t buffer_count) {
         request.count = static_cast<uint32_t>(buffer_count);
         request.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
         request.memory = V4L2_MEMORY_MMAP;
-        if (xioctl(camera->fd, VIDIOC_REQBUFS, &request) == -1) {
-            if (errno == EBUSY) {
-                last_os_error = EBUSY;
-                fail(CFOCAL_ERR_IO, "the device is busy (another program is streaming from it)");
-            }
-            fail_os("request buffers", errno);
-        }
+        if (xioctl(camera->fd, VIDIOC_REQBUFS, &request) == -1) fail_os("request buffers", errno);
         if (request.count < 2) fail(CFOCAL_ERR_IO, "the driver gave fewer than two buffers");
         for (uint32_t i = 0; i < request.count; i++) {
             v4l2_buffer buffer{};

@@ -77,7 +77,7 @@ public struct FocalServer: Sendable {
                 let inline = Self.query(request)["inline"] == "base64"
                 let uploads = try await uploads(of: request)
                 let configuration = configuration, scans = scans
-                let deadline = Clock.now() + configuration.requestTimeout
+                let deadline = MonotonicClock.now() + configuration.requestTimeout
                 let (result, frames) = try await work { () throws(ServiceError) in
                     try Processing.scan(uploads, limits: configuration, deadline: deadline) { (flat) throws(ServiceError) in
                         let jpeg: [UInt8]
@@ -108,7 +108,7 @@ public struct FocalServer: Sendable {
 
     /// Runs the handler, timing it and turning refusals into JSON errors.
     private func answer(_ endpoint: String, _ handler: () async throws(ServiceError) -> Response) async -> Response {
-        let start = Clock.now()
+        let start = MonotonicClock.now()
         let response: Response
         do {
             response = try await handler()
@@ -118,7 +118,7 @@ public struct FocalServer: Sendable {
             response = Self.json(
                 error.status, ErrorBody(error: .init(status: error.status, reason: error.reason)), headers: headers)
         }
-        metrics.request(endpoint: endpoint, status: Int(response.status.code), seconds: Clock.now() - start)
+        metrics.request(endpoint: endpoint, status: Int(response.status.code), seconds: MonotonicClock.now() - start)
         return response
     }
 

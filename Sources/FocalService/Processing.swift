@@ -91,7 +91,7 @@ enum Processing {
             guard count <= limits.maximumFrames else {
                 throw ServiceError(413, "more than \(limits.maximumFrames) frames in one request")
             }
-            guard Clock.now() < deadline else {
+            guard MonotonicClock.now() < deadline else {
                 throw ServiceError(503, "the scan took longer than \(Int(limits.requestTimeout)) s", retryAfter: 5)
             }
             do { scans += try scanner.process(frame).finished } catch {
@@ -137,14 +137,6 @@ enum Processing {
                     sharpness: scan.sharpness.variance, corners: scan.quad.corners.map { [$0.x, $0.y] }, scan: try keep(flat)))
         }
         return (ScanResponse(frames: count, documents: documents), count)
-    }
-}
-
-enum Clock {
-    static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }
 

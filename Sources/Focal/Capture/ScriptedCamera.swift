@@ -1,11 +1,5 @@
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A camera that plays a script: the formats it offers, the frames it delivers at a set pace, and
 /// the failures it raises (busy on start, disconnected after N frames). Capture code runs against
 /// it exactly as against a ``V4L2Camera``, so it can be tested on machines without a camera.
@@ -88,7 +82,7 @@ public final class ScriptedCamera: CameraDevice, @unchecked Sendable {
     }
 
     public func nextBuffer(timeout: Double) throws(FocalError) -> CameraBuffer? {
-        let (format, index, exposure, wait) = try state.withLock {
+        let (format, index, exposure, due) = try state.withLock {
             (state) throws(FocalError) -> (CameraFormat, Int, Int?, Double) in
             guard state.streaming, let format = state.format else {
                 throw FocalError(.invalidArgument, operation: "read camera", path: path, reason: "the camera is not streaming")
@@ -96,16 +90,11 @@ public final class ScriptedCamera: CameraDevice, @unchecked Sendable {
             if let disconnectAfter, state.delivered >= disconnectAfter {
                 throw FocalError(.deviceDisconnected, operation: "read camera", path: path, reason: "the camera was disconnected")
             }
-            let due = state.lastDelivery + frameInterval
-            return (format, state.delivered, state.exposure, max(0, due - Self.now()))
+            return (format, state.delivered, state.exposure, state.lastDelivery + frameInterval)
         }
-        if wait > timeout {
-            Self.sleep(timeout)
-            return nil
-        }
-        Self.sleep(wait)
+        guard MonotonicClock.wait(until: due, timeout: timeout) else { return nil }
         let bytes = render(format, index, exposure)
-        let timestamp = Self.now()
+        let timestamp = MonotonicClock.now()
         state.withLock {
             $0.delivered += 1
             $0.lastDelivery = timestamp
@@ -127,18 +116,5 @@ public final class ScriptedCamera: CameraDevice, @unchecked Sendable {
             $0.exposure = clamped
             $0.exposuresSet.append(clamped)
         }
-    }
-
-    static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-
-    static func sleep(_ seconds: Double) {
-        guard seconds > 0 else { return }
-        var time = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
-        var remaining = timespec()
-        while nanosleep(&time, &remaining) != 0 && errno == EINTR { time = remaining }
     }
 }

@@ -41,14 +41,10 @@ public final class VideoFileCamera: CameraDevice, @unchecked Sendable {
     public func startStreaming(bufferCount: Int) throws(FocalError) { state.withLock { $0.streaming = true } }
 
     public func nextBuffer(timeout: Double) throws(FocalError) -> CameraBuffer? {
-        let wait = state.withLock { state in
-            realTime ? max(0, state.lastDelivery + 1 / framesPerSecond - ScriptedCamera.now()) : 0
+        if realTime {
+            let due = state.withLock { $0.lastDelivery } + 1 / framesPerSecond
+            guard MonotonicClock.wait(until: due, timeout: timeout) else { return nil }
         }
-        if wait > timeout {
-            ScriptedCamera.sleep(timeout)
-            return nil
-        }
-        ScriptedCamera.sleep(wait)
         return try state.withLock { (state) throws(FocalError) -> CameraBuffer? in
             guard state.streaming else {
                 throw FocalError(.invalidArgument, operation: "read camera", path: path, reason: "the camera is not streaming")
@@ -71,7 +67,7 @@ public final class VideoFileCamera: CameraDevice, @unchecked Sendable {
                     }
                 }
             }
-            state.lastDelivery = ScriptedCamera.now()
+            state.lastDelivery = MonotonicClock.now()
             state.sequence += 1
             return CameraBuffer(format: format, bytes: bytes, timestamp: state.lastDelivery, sequence: state.sequence - 1)
         }

@@ -193,13 +193,10 @@ final class TextSearch {
 
         /// The page flattened at `scale` times its size in the frame; nil for a degenerate quad.
         init?(page: Quad, of frame: Frame, scale: Double) throws(FocalError) {
-            func distance(_ a: Point, _ b: Point) -> Double {
-                ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
-            }
             let width = Int(
-                (max(distance(page.topLeft, page.topRight), distance(page.bottomLeft, page.bottomRight)) * scale).rounded())
+                (max(page.topLeft.distance(to: page.topRight), page.bottomLeft.distance(to: page.bottomRight)) * scale).rounded())
             let height = Int(
-                (max(distance(page.topLeft, page.bottomLeft), distance(page.topRight, page.bottomRight)) * scale).rounded())
+                (max(page.topLeft.distance(to: page.bottomLeft), page.topRight.distance(to: page.bottomRight)) * scale).rounded())
             guard width >= 16, height >= 16 else { return nil }
             // A block or page reaching past the frame is fine; one wholly outside it has nothing to read.
             let bounds = page.bounds
