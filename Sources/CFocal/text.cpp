@@ -126,11 +126,11 @@ double total_line_length(const cfocal_text_box *boxes, int count) {
 }
 
 // Lines, words and characters of roughly horizontal text; returns how many boxes it wrote and
-// sets angle to the text's dominant direction (degrees, y down), measured between neighbouring
-// characters.
+// sets angle (when asked for one) to the text's dominant direction (degrees, y down), measured
+// between neighbouring characters.
 int detect_upright(const cv::Mat &gray, const cfocal_text_options *options, cfocal_text_box *out, int capacity,
                    double *angle) {
-    *angle = 0;
+    if (angle != nullptr) *angle = 0;
 
     cv::Mat strokes, ink;
     cv::morphologyEx(gray, strokes, cv::MORPH_BLACKHAT,
@@ -160,7 +160,7 @@ int detect_upright(const cv::Mat &gray, const cfocal_text_options *options, cfoc
     if (heights.empty()) return 0;
     std::nth_element(heights.begin(), heights.begin() + heights.size() / 2, heights.end());
     const double charHeight = heights[heights.size() / 2];
-    *angle = dominant_direction(charStats, centroids, charHeight);
+    if (angle != nullptr) *angle = dominant_direction(charStats, centroids, charHeight);
 
     // Odd: OpenCV does not reflect the anchor between dilation and erosion, so only a centred
     // (odd) kernel keeps every ink pixel inside its word after the closing.
@@ -327,7 +327,8 @@ cfocal_status cfocal_detect_text(const cfocal_image *image, const cfocal_text_op
         *count = 0;
         const cv::Mat gray = gray_of(*image);
         double angle = 0;
-        int written = detect_upright(gray, options, out, capacity, &angle);
+        // The direction is only needed where a turned search may follow (frames, not flattened pages).
+        int written = detect_upright(gray, options, out, capacity, options->find_turned ? &angle : nullptr);
         // Words are closed and chained along rows, which fails on text turned more than a few
         // degrees (a page seen without its outline): turn the image so the text runs level and
         // search again, keeping whichever finds longer lines.
@@ -342,8 +343,7 @@ cfocal_status cfocal_detect_text(const cfocal_image *image, const cfocal_text_op
             cv::Mat level;
             cv::warpAffine(gray, level, turn, canvas, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
             std::vector<cfocal_text_box> turned(static_cast<size_t>(capacity));
-            double unused = 0;
-            const int turnedCount = detect_upright(level, options, turned.data(), capacity, &unused);
+            const int turnedCount = detect_upright(level, options, turned.data(), capacity, nullptr);
             if (total_line_length(turned.data(), turnedCount) > total_line_length(out, written)) {
                 cv::Mat back;
                 cv::invertAffineTransform(turn, back);
