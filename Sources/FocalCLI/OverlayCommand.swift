@@ -95,10 +95,13 @@ struct OverlayCommand: ParsableCommand {
     var frames: Int?
 
     @Flag(
-        name: .customLong("low-memory"),
         help:
-            "Hold fewer frames: one decoder thread and a lean H.264 encoder (2 threads, 3 frames of lookahead, no B-frames); files come out about 10 % larger."
+            "Smaller files for more memory: x264's own lookahead and B-frames (about 13 % smaller at the same quality; at 1080p about 380 MB instead of 190 MB)."
     )
+    var compact = false
+
+    // The default since the overlay's encoder became lean; kept so that scripts using it still run.
+    @Flag(name: .customLong("low-memory"), help: .hidden)
     var lowMemory = false
 
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
@@ -173,13 +176,10 @@ struct OverlayCommand: ParsableCommand {
         options.filters = try frameFilters()
         options.outputSize = try outputSize()
         options.style = try renderStyle()
-        options.writer = VideoWriter.Settings(codec: codec, preset: preset, quality: quality)
-        if lowMemory {
-            let lean = VideoWriter.Settings.lowMemory
-            options.writer.threads = lean.threads
-            options.writer.lookahead = lean.lookahead
-            options.writer.bFrames = lean.bFrames
-        }
+        options.writer = compact ? .compact : .lowMemory
+        options.writer.codec = codec
+        options.writer.preset = preset
+        options.writer.quality = quality
         options.showsInfo = !noInfo
         options.marksSharpest = markSharpest
         do {
@@ -216,7 +216,9 @@ struct OverlayCommand: ParsableCommand {
     private func overlayStream(_ options: OverlayVideoRender.Options) throws(FocalError) {
         let input = self.input, fps = self.fps
         let isSequence = input.contains("*") || input.contains("?") || isFolder(input)
-        let camera = self.camera, limit = frames, decoderThreads = lowMemory ? 1 : 0
+        // One decoder thread: the encoder's threads already fill the cores, and each frame thread
+        // of the decoder would hold frames of its own.
+        let camera = self.camera, limit = frames
         let open: () throws(FocalError) -> any FrameSource = { () throws(FocalError) -> any FrameSource in
             if let camera {
                 let source = try CameraSource(device: camera, preset: .hd1280x720)
@@ -225,7 +227,7 @@ struct OverlayCommand: ParsableCommand {
             }
             return isSequence
                 ? try ImageSequenceReader(pattern: input, framesPerSecond: fps)
-                : try VideoReader(path: input, threads: decoderThreads)
+                : try VideoReader(path: input, threads: 1)
         }
         let meter = ProgressMeter(quiet: quiet)
         let summary = try OverlayVideoRender(options: options).render(

@@ -1,3 +1,5 @@
+import Focal
+
 /// How `focal serve` listens, how much work it takes on, and the limits it puts on each request.
 /// Every limit has a safe default; raising one lets bigger requests through at the cost of memory
 /// and time per request.
@@ -7,9 +9,9 @@ public struct ServiceConfiguration: Sendable {
     /// 0 picks a free port (tests); see ``FocalServer/run(onListening:)``.
     public var port: Int = 8080
     /// Requests processed at once, each on its own thread off the event loop. Default: the cores.
-    public var workers: Int = max(1, ProcessInfoCores.count)
+    public var workers: Int = processorCount
     /// Requests waiting for a worker before new ones get 503 with Retry-After. Default 4 per worker.
-    public var queueDepth: Int = 4 * max(1, ProcessInfoCores.count)
+    public var queueDepth: Int = 4 * processorCount
     /// Largest request body. Default 32 MiB.
     public var maximumBodyBytes: Int = 32 << 20
     /// Largest image, in pixels, read from its header before decoding: a few kilobytes can claim
@@ -24,16 +26,3 @@ public struct ServiceConfiguration: Sendable {
 
     public init() {}
 }
-
-enum ProcessInfoCores {
-    static var count: Int {
-        let n = sysconf(Int32(_SC_NPROCESSORS_ONLN))
-        return n > 0 ? Int(n) : 1
-    }
-}
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif

@@ -96,6 +96,34 @@ import Testing
         #expect(count == 10)
     }
 
+    /// YUV frames go to the encoder without a copy; writing to the frame right after appending it
+    /// must not reach the encoder, whether it lets go at once (x264) or keeps frames back for
+    /// B-frames and reordering (MPEG-4 Part 2).
+    @Test(arguments: [
+        ("mp4", VideoWriter.Settings.lowMemory), ("mp4", .compact), ("avi", .init(codec: .mpeg4, bFrames: 2)),
+        ("mkv", .init(codec: .ffv1)),
+    ])
+    func framesLentToTheEncoderStayValues(ext: String, settings: VideoWriter.Settings) throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("lent." + ext)
+        let writer = try VideoWriter(path: path, width: 160, height: 120, framesPerSecond: 30, settings: settings)
+        var frame = try Self.squareFrame(0, format: .yuv420)
+        for index in 0..<12 {
+            frame = try Self.squareFrame(index, format: .yuv420)
+            try writer.append(frame)
+            try frame.fill(.white)  // after the append: must not show in the video
+        }
+        try writer.finish()
+        let reader = try VideoReader(path: path)
+        var count = 0
+        while let decoded = try reader.read() {
+            let centre = try #require(try brightCentroid(decoded), "frame \(count) is blank")
+            #expect(abs(centre.x - (35 + 3 * Double(count))) < 1.5, "frame \(count): square at \(centre)")
+            count += 1
+        }
+        #expect(count == 12)
+    }
+
     @Test func unfinishedWriterLeavesNothing() throws {
         let folder = TemporaryFolder()
         do {

@@ -124,13 +124,19 @@ typedef struct {
     int32_t threads;      /* encoder threads, 0 for one per core */
     int32_t lookahead;    /* frames x264's rate control looks ahead (rc-lookahead), or -1 for the preset's */
     int32_t b_frames;     /* most consecutive B-frames, or -1 for the preset's */
+    int32_t lookahead_thread; /* 0: x264 runs its lookahead on the encoding threads (sync-lookahead=0); else the preset's */
 } cfocal_video_writer_config;
 
 /* Writes into temporary_path, in the container named by final_path's extension. finish renames
  * the temporary file to final_path only after the trailer is written; free without finish removes it. */
 cfocal_status cfocal_video_writer_open(const char *final_path, const char *temporary_path,
                                        const cfocal_video_writer_config *config, cfocal_video_writer **out);
-cfocal_status cfocal_video_writer_append(cfocal_video_writer *writer, const cfocal_image *frame);
+/* Encodes one frame. With release NULL, frame's planes are read during the call only. Otherwise
+ * the writer may pass the planes to the encoder without copying them, and calls release(context)
+ * exactly once when nothing needs them any more: before returning (also on failure), or later
+ * for encoders that hold frames back. */
+cfocal_status cfocal_video_writer_append(cfocal_video_writer *writer, const cfocal_image *frame,
+                                         void (*release)(void *context), void *context);
 cfocal_status cfocal_video_writer_finish(cfocal_video_writer *writer);
 void cfocal_video_writer_free(cfocal_video_writer *writer);
 /* Whether this build has the encoder, and the container accepts its codec. */

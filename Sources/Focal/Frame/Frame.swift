@@ -148,17 +148,22 @@ public struct Frame: Sendable {
     mutating func makeUnique() {
         if isKnownUniquelyReferenced(&storage), storage.isSwiftOwned, storage.planes.count == planes.count { return }
         let copy = PixelStorage(format: format, width: width, height: height, zeroed: false)
+        copyPixels(into: copy)
+        storage = copy
+        planes = copy.planes
+    }
+
+    /// This frame's pixels in `target`, which must have been allocated for its format and size.
+    func copyPixels(into target: PixelStorage) {
         withExtendedLifetime(storage) {
-            for (index, (source, target)) in zip(planes, copy.planes).enumerated() {
+            for (index, (source, destination)) in zip(planes, target.planes).enumerated() {
                 let rowBytes = source.width * (index == 0 ? format.bytesPerPixel : 1)
                 for row in 0..<source.height {
-                    (target.base + row * target.bytesPerRow).copyMemory(
+                    (destination.base + row * destination.bytesPerRow).copyMemory(
                         from: source.base + row * source.bytesPerRow, byteCount: rowBytes)
                 }
             }
         }
-        storage = copy
-        planes = copy.planes
     }
 
     /// The shim's view of these pixels, valid inside body.

@@ -20,8 +20,17 @@ final class PixelStorage: @unchecked Sendable {
         case shim(OpaquePointer)
     }
 
+    /// What a Swift allocation was made for, so that it can be reused for a frame of the same kind.
+    struct Shape: Equatable {
+        var format: PixelFormat
+        var width: Int
+        var height: Int
+    }
+
     private let owner: Owner
     let planes: [PlaneLayout]
+    /// Nil for shim buffers, whose layout is the shim's.
+    let shape: Shape?
 
     /// Allocates planes for an image of format and size, each row padded to a multiple of
     /// `rowAlignment` bytes. Contents are zero unless `zeroed` is false, for callers that
@@ -41,6 +50,7 @@ final class PixelStorage: @unchecked Sendable {
         let memory = UnsafeMutableRawPointer.allocate(byteCount: max(offset, 1), alignment: 64)
         if zeroed { memory.initializeMemory(as: UInt8.self, repeating: 0, count: max(offset, 1)) }
         owner = .swift(memory)
+        shape = Shape(format: format, width: width, height: height)
         planes = layouts.map {
             PlaneLayout(base: memory + $0.offset, width: $0.width, height: $0.height, bytesPerRow: $0.bytesPerRow)
         }
@@ -49,6 +59,7 @@ final class PixelStorage: @unchecked Sendable {
     /// Takes ownership of a shim buffer.
     init(shimBuffer: OpaquePointer) {
         owner = .shim(shimBuffer)
+        shape = nil
         let view = cfocal_buffer_view(shimBuffer)
         let format = PixelFormat(shim: view.format) ?? .gray8
         let pointers = [view.planes.0, view.planes.1, view.planes.2]

@@ -15,7 +15,9 @@ public final class OverlayVideoRender {
         /// Fit every frame into this size, letterboxed; nil keeps the source's size.
         public var outputSize: (width: Int, height: Int)?
         public var style = OverlayRenderer.Style()
-        public var writer = VideoWriter.Settings()
+        /// The encoder. The default holds few frames (``VideoWriter/Settings/lowMemory``): the
+        /// render streams, so x264's B-frames and long lookahead would cost memory for smaller files.
+        public var writer = VideoWriter.Settings.lowMemory
         /// Draw each frame's number, time and sharpness in a corner.
         public var showsInfo = true
         /// Find each document's sharpest frame first (a second decoding pass), then highlight it
@@ -53,6 +55,11 @@ public final class OverlayVideoRender {
     /// of the 512-pixel view that best-frame selection uses.
     static let labelSharpness = SharpnessOptions(noiseSuppression: 1, regionSize: 256)
 
+    /// Frames drawn but not yet encoded: each is a frame of memory (3 MB at 1080p). Two keep the
+    /// encoder fed as well as four did (measured at 720p on two cores); one makes each side wait
+    /// for the other whenever a frame is slow.
+    static let queuedFrames = 2
+
     public init(options: Options = Options()) { self.options = options }
 
     /// Renders every frame of the source that `makeSource` opens into a video at path.
@@ -76,11 +83,14 @@ public final class OverlayVideoRender {
             path: path, width: size.width, height: size.height,
             framesPerSecond: source.framesPerSecond > 0 ? source.framesPerSecond : 30,
             settings: options.writer)
-        let handoff = FrameHandoff(capacity: 4)
+        let handoff = FrameHandoff(capacity: Self.queuedFrames)
+        // Frames in flight: those queued, the one being encoded and the one being drawn.
+        let pool = FramePool(capacity: Self.queuedFrames + 2)
         let encoded = DispatchSemaphore(value: 0)
         let encoder = UncheckedSendable(writer)
         DispatchQueue.global(qos: .userInitiated).async {
-            while let frame = handoff.take() {
+            while true {
+                guard let frame = handoff.take() else { break }
                 do throws(FocalError) {
                     try encoder.value.append(frame)
                 } catch {
@@ -88,6 +98,7 @@ public final class OverlayVideoRender {
                     while handoff.take() != nil {}
                     break
                 }
+                pool.recycle(consume frame)
             }
             encoded.signal()
         }
@@ -113,7 +124,7 @@ public final class OverlayVideoRender {
                 documents.formUnion(features.compactMap { $0.type == .rectangle ? $0.trackingID : nil })
                 let detected = features
                 if options.steadiesOutlines { features = steady(features, funnels: &funnels) }
-                var frame = original
+                var frame = pool.writableCopy(of: original)
                 for filter in options.filters { try filter.apply(to: &frame) }
                 var notes: [Int: String] = [:]
                 for (i, feature) in features.enumerated() {
@@ -144,7 +155,7 @@ public final class OverlayVideoRender {
                 if frame.width != size.width || frame.height != size.height {
                     frame = try frame.letterboxed(width: size.width, height: size.height)
                 }
-                if let error = handoff.put(frame) { throw error }
+                if let error = handoff.put(consume frame) { throw error }
                 index += 1
                 progress(Progress(framesDone: index, frameCount: source.frameCount, seconds: elapsed()))
             }
