@@ -77,4 +77,22 @@ import Testing
         }
         try writer.finish()
     }
+
+    /// A renderer letterboxes into recycled canvases: whatever a canvas held before must be gone,
+    /// bars and picture alike, and the result must equal a fresh letterbox.
+    @Test(arguments: [PixelFormat.yuv420, .bgr8])
+    func letterboxingIntoAReusedCanvasOverwritesIt(format: PixelFormat) throws {
+        let source = try Self.gradient(width: 64, height: 48, format: format)  // red box at x 8…40, y 8…30
+        var canvas = try Frame(width: 100, height: 100, format: format, color: .white)
+        try source.letterbox(into: &canvas)
+        #expect(canvas == (try source.letterboxed(width: 100, height: 100)))
+        // 64×48 fits as 100×76 (75 rounded to even), centred 12 rows down.
+        let black = try Frame(width: 1, height: 1, format: format, color: .black).pixel(x: 0, y: 0)
+        let red = try Frame(width: 1, height: 1, format: format, color: .red).pixel(x: 0, y: 0)
+        #expect(canvas.pixel(x: 50, y: 4) == black, "bar above")
+        #expect(canvas.pixel(x: 50, y: 95) == black, "bar below")
+        let inside = canvas.pixel(x: Int(24.0 * 100 / 64), y: 12 + Int(19.0 * 76 / 48))
+        #expect(zip(inside, red).allSatisfy { abs(Int($0) - Int($1)) <= 3 }, "\(inside) is the red box")
+        #expect(canvas.timestamp == source.timestamp)
+    }
 }

@@ -53,15 +53,39 @@ extension Frame {
     /// filled with colour (letterbox or pillarbox), as AVMakeRect places a picture.
     public func letterboxed(width: Int, height: Int, color: Color = .black) throws(FocalError) -> Frame {
         if width == self.width && height == self.height { return self }
-        let scale = min(Double(width) / Double(self.width), Double(height) / Double(self.height))
-        // Even sizes and offsets keep 4:2:0 chroma aligned.
-        let fitWidth = min(width, max(2, Int((Double(self.width) * scale).rounded()) & ~1))
-        let fitHeight = min(height, max(2, Int((Double(self.height) * scale).rounded()) & ~1))
-        let fitted = try resized(width: fitWidth, height: fitHeight, interpolation: scale < 1 ? .area : .linear)
-        var canvas = try Frame(width: width, height: height, format: format, color: color)
-        canvas.timestamp = timestamp
-        try canvas.paste(fitted, x: ((width - fitWidth) / 2) & ~1, y: ((height - fitHeight) / 2) & ~1)
+        var canvas = try Frame(uninitializedWidth: width, height: height, format: format)
+        try letterbox(into: &canvas, color: color)
         return canvas
+    }
+
+    /// Draws this frame letterboxed into canvas (of any size, in this frame's format), scaling
+    /// straight into canvas's pixels: no intermediate frame, so a renderer can reuse one canvas.
+    func letterbox(into canvas: inout Frame, color: Color = .black) throws(FocalError) {
+        precondition(canvas.format == format, "letterbox: canvas is \(canvas.format), the frame \(format)")
+        let scale = min(Double(canvas.width) / Double(width), Double(canvas.height) / Double(height))
+        // Even sizes and offsets keep 4:2:0 chroma aligned.
+        let fitWidth = min(canvas.width, max(2, Int((Double(width) * scale).rounded()) & ~1))
+        let fitHeight = min(canvas.height, max(2, Int((Double(height) * scale).rounded()) & ~1))
+        let x = ((canvas.width - fitWidth) / 2) & ~1, y = ((canvas.height - fitHeight) / 2) & ~1
+        try canvas.fill(color)  // also makes canvas's pixels its own
+        canvas.timestamp = timestamp
+        canvas.orientation = orientation
+        // A view of the picture's rectangle inside canvas; canvas is held exclusively (inout) and
+        // unique, so writing through the view's planes writes canvas alone.
+        let view = canvas.planes.enumerated().map { index, plane in
+            let shift = index == 0 ? 0 : 1, bytes = index == 0 ? format.bytesPerPixel : 1
+            return PlaneLayout(
+                base: plane.base + (y >> shift) * plane.bytesPerRow + (x >> shift) * bytes,
+                width: format.planeSize(index, width: fitWidth, height: fitHeight).width,
+                height: format.planeSize(index, width: fitWidth, height: fitHeight).height, bytesPerRow: plane.bytesPerRow)
+        }
+        let picture = Frame(width: fitWidth, height: fitHeight, format: format, planes: view, storage: canvas.storage)
+        try withShimImage { (source) throws(FocalError) in
+            try picture.withShimImage { (destination) throws(FocalError) in
+                let interpolation: Interpolation = scale < 1 ? .area : .linear
+                try check(cfocal_image_resize(&source, &destination, interpolation.rawValue), "resize image")
+            }
+        }
     }
 }
 

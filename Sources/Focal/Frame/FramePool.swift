@@ -14,18 +14,24 @@ final class FramePool: Sendable {
 
     init(capacity: Int) { self.capacity = capacity }
 
-    /// A copy of frame that the caller alone holds and may draw on, in a recycled buffer if one fits.
-    func writableCopy(of frame: Frame) -> Frame {
-        let shape = PixelStorage.Shape(format: frame.format, width: frame.width, height: frame.height)
+    /// A frame of this shape whose pixels the caller overwrites at once, in recycled memory if any fits.
+    func uninitializedFrame(width: Int, height: Int, format: PixelFormat) -> Frame {
+        let shape = PixelStorage.Shape(format: format, width: width, height: height)
         let reused = spares.withLock { spares -> PixelStorage? in
             guard let index = spares.lastIndex(where: { $0.shape == shape }) else { return nil }
             return spares.remove(at: index)
         }
-        let storage = reused ?? PixelStorage(format: frame.format, width: frame.width, height: frame.height, zeroed: false)
-        frame.copyPixels(into: storage)
-        return Frame(
-            width: frame.width, height: frame.height, format: frame.format, planes: storage.planes, storage: storage,
-            timestamp: frame.timestamp, orientation: frame.orientation)
+        let storage = reused ?? PixelStorage(format: format, width: width, height: height, zeroed: false)
+        return Frame(width: width, height: height, format: format, planes: storage.planes, storage: storage)
+    }
+
+    /// A copy of frame that the caller alone holds and may draw on, in recycled memory if any fits.
+    func writableCopy(of frame: Frame) -> Frame {
+        var copy = uninitializedFrame(width: frame.width, height: frame.height, format: frame.format)
+        frame.copyPixels(into: copy.storage)
+        copy.timestamp = frame.timestamp
+        copy.orientation = frame.orientation
+        return copy
     }
 
     /// Takes back frame's memory for reuse, if no other frame shares it.

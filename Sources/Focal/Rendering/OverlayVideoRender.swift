@@ -84,8 +84,9 @@ public final class OverlayVideoRender {
             framesPerSecond: source.framesPerSecond > 0 ? source.framesPerSecond : 30,
             settings: options.writer)
         let handoff = FrameHandoff(capacity: Self.queuedFrames)
-        // Frames in flight: those queued, the one being encoded and the one being drawn.
-        let pool = FramePool(capacity: Self.queuedFrames + 2)
+        // Frames in flight: those queued, the one being encoded and the one being drawn (and, with
+        // an output size, the drawn frame before it is letterboxed).
+        let pool = FramePool(capacity: Self.queuedFrames + 3)
         let encoded = DispatchSemaphore(value: 0)
         let encoder = UncheckedSendable(writer)
         DispatchQueue.global(qos: .userInitiated).async {
@@ -153,7 +154,10 @@ public final class OverlayVideoRender {
                 }
                 if options.showsInfo { try drawInfo(on: &frame, original: original, index: index) }
                 if frame.width != size.width || frame.height != size.height {
-                    frame = try frame.letterboxed(width: size.width, height: size.height)
+                    var canvas = pool.uninitializedFrame(width: size.width, height: size.height, format: frame.format)
+                    try frame.letterbox(into: &canvas)
+                    pool.recycle(consume frame)
+                    frame = canvas
                 }
                 if let error = handoff.put(consume frame) { throw error }
                 index += 1
