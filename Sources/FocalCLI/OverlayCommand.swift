@@ -182,6 +182,7 @@ struct OverlayCommand: ParsableCommand {
         options.writer.quality = quality
         options.showsInfo = !noInfo
         options.marksSharpest = markSharpest
+        if camera != nil { options.framesReadAhead = 0 }  // the camera keeps its newest frame itself
         do {
             if camera == nil, ImageFormat(path: input) != nil {
                 try overlayImage(options)

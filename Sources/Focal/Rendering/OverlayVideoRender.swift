@@ -2,9 +2,9 @@ import Dispatch
 
 /// Renders a stream with its detections drawn on it into a video file: what `focal overlay` does.
 ///
-/// Decoding, detection and drawing run on the calling thread while the encoder runs on another,
-/// fed through a short bounded queue: the two overlap across cores, frames stay in order, and
-/// memory stays flat however long the video.
+/// Three stages overlap across cores, joined by short bounded queues: decoding on a thread of its
+/// own, detection and drawing on the calling thread, and encoding on others. Frames stay in
+/// order, and memory stays flat however long the video.
 public final class OverlayVideoRender {
     public struct Options: Sendable {
         /// What to detect and draw; empty draws only the info badge.
@@ -25,6 +25,10 @@ public final class OverlayVideoRender {
         public var marksSharpest = false
         /// Steady document outlines through a ``RectangleFunnel`` per track.
         public var steadiesOutlines = true
+        /// Frames decoded ahead on a thread of their own, so that decoding overlaps detection and
+        /// drawing; each is a frame of memory. 0 decodes on the rendering thread, as a live camera
+        /// wants: it keeps only its newest frame, and frames read ahead would be stale.
+        public var framesReadAhead = 1
 
         public init() {}
     }
@@ -77,7 +81,8 @@ public final class OverlayVideoRender {
             return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
         }
         let sharpest = options.marksSharpest ? try findSharpestFrames(try makeSource(), isCancelled: isCancelled) : [:]
-        let source = try makeSource()
+        let opened = try makeSource()
+        let source = options.framesReadAhead > 0 ? ReadAheadSource(opened, frames: options.framesReadAhead) : opened
         let size = options.outputSize ?? (source.width, source.height)
         let writer = try VideoWriter(
             path: path, width: size.width, height: size.height,
