@@ -74,10 +74,10 @@ extension Frame {
         // unique, so writing through the view's planes writes canvas alone.
         let view = canvas.planes.enumerated().map { index, plane in
             let shift = index == 0 ? 0 : 1, bytes = index == 0 ? format.bytesPerPixel : 1
+            let size = format.planeSize(index, width: fitWidth, height: fitHeight)
             return PlaneLayout(
                 base: plane.base + (y >> shift) * plane.bytesPerRow + (x >> shift) * bytes,
-                width: format.planeSize(index, width: fitWidth, height: fitHeight).width,
-                height: format.planeSize(index, width: fitWidth, height: fitHeight).height, bytesPerRow: plane.bytesPerRow)
+                width: size.width, height: size.height, bytesPerRow: plane.bytesPerRow)
         }
         let picture = Frame(width: fitWidth, height: fitHeight, format: format, planes: view, storage: canvas.storage)
         try withShimImage { (source) throws(FocalError) in

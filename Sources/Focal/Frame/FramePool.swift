@@ -39,9 +39,8 @@ final class FramePool: Sendable {
         var storage = frame.storage
         _ = consume frame
         guard isKnownUniquelyReferenced(&storage), storage.shape != nil else { return }
-        let kept = storage
-        spares.withLock { spares in
-            if spares.count < capacity { spares.append(kept) }
+        spares.withLock { [storage] spares in
+            if spares.count < capacity { spares.append(storage) }
         }
     }
 
