@@ -12,9 +12,9 @@ rounds=${1:-5}
 swift build -c release --product focal >/dev/null
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-# The x264 settings focal overlay uses by default (VideoWriter.Settings.lowMemory on two cores),
-# and ffmpeg decoding on one thread as focal does.
-lean="threads=2:rc-lookahead=3:bframes=0:sync-lookahead=0"
+# The x264 settings focal overlay uses by default (VideoWriter.Settings.lowMemory: one thread per
+# core), and ffmpeg decoding on one thread as focal does.
+lean="threads=$(nproc):rc-lookahead=3:bframes=0:sync-lookahead=0"
 
 # 360 frames of 1280x720 from the bundled sample.
 ffmpeg -v error -nostdin -stream_loop 3 -i Samples/Media/document.mp4 -c:v libx264 -preset veryfast -crf 20 "$scratch/in720.mp4"
