@@ -17,7 +17,6 @@ let package = Package(
         // The HTTP service (focal serve). Hummingbird's default traits pull in swift-configuration
         // and full Foundation, which the service does not use.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
-        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
@@ -63,7 +62,6 @@ let package = Package(
             dependencies: [
                 "Focal",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),

@@ -53,7 +53,7 @@ public struct FocalServer: Sendable {
         }
         router.get("metrics") { _, _ in
             let load = pool.load
-            metrics.pool(running: load.running, waiting: load.waiting)
+            metrics.pool(running: load.running, waiting: load.waiting, totals: pool.totals)
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(string: metrics.text())))
@@ -65,8 +65,8 @@ public struct FocalServer: Sendable {
                 let uploads = try await uploads(of: request)
                 guard uploads.count == 1 else { throw ServiceError(400, "send one image to detect (got \(uploads.count) files)") }
                 let configuration = configuration
-                let result = try await work { () throws(ServiceError) in
-                    try Processing.detect(uploads[0], request: detectRequest, limits: configuration)
+                let result = try await work { (deadline) throws(ServiceError) in
+                    try Processing.detect(uploads[0], request: detectRequest, limits: configuration, deadline: deadline)
                 }
                 metrics.framesProcessed(1)
                 return Self.json(200, result)
@@ -77,8 +77,7 @@ public struct FocalServer: Sendable {
                 let inline = Self.query(request)["inline"] == "base64"
                 let uploads = try await uploads(of: request)
                 let configuration = configuration, scans = scans
-                let deadline = MonotonicClock.now() + configuration.requestTimeout
-                let (result, frames) = try await work { () throws(ServiceError) in
+                let (result, frames) = try await work { (deadline) throws(ServiceError) in
                     try Processing.scan(uploads, limits: configuration, deadline: deadline) { (flat) throws(ServiceError) in
                         let jpeg: [UInt8]
                         do throws(FocalError) { jpeg = try flat.encoded(as: .jpeg, quality: 0.9) } catch {
@@ -135,9 +134,11 @@ public struct FocalServer: Sendable {
         return try Upload.parse(body: body, contentType: request.headers[.contentType])
     }
 
-    private func work<T: Sendable>(_ body: @escaping @Sendable () throws(ServiceError) -> T) async throws(ServiceError) -> T {
+    private func work<T: Sendable>(
+        _ body: @escaping @Sendable (WorkerPool.Deadline) throws(ServiceError) -> T
+    ) async throws(ServiceError) -> T {
         do {
-            return try await pool.run(timeout: configuration.requestTimeout) { () throws -> T in try body() }
+            return try await pool.run(timeout: configuration.requestTimeout) { (deadline) throws -> T in try body(deadline) }
         } catch let error as ServiceError {
             throw error
         } catch WorkerPool.Refusal.overloaded {

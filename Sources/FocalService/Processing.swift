@@ -37,7 +37,7 @@ struct DetectRequest: Sendable {
         if let list = query["types"] {
             var parsed: [FeatureType] = []
             for name in list.split(separator: ",") {
-                guard let type = FeatureType(rawValue: name.trimmed.lowercased()) else {
+                guard let type = FeatureType(rawValue: name.trimmingSpaces.lowercased()) else {
                     throw ServiceError(400, "unknown feature type '\(name)': use rectangle, text, face or qr")
                 }
                 parsed.append(type)
@@ -59,17 +59,27 @@ struct DetectRequest: Sendable {
 }
 
 enum Processing {
-    static func detect(_ upload: Upload, request: DetectRequest, limits: ServiceConfiguration) throws(ServiceError)
-        -> DetectionReport
-    {
+    /// Throws the timeout's 503 once the deadline has passed (the client has had its answer by
+    /// then; this only stops the work).
+    static func checkpoint(_ deadline: WorkerPool.Deadline, _ limits: ServiceConfiguration) throws(ServiceError) {
+        do { try deadline.checkpoint() } catch {
+            throw ServiceError(503, "the request took longer than \(limits.requestTimeout) s", retryAfter: 5)
+        }
+    }
+
+    /// The features of one image. Stops between detectors once the deadline has passed.
+    static func detect(
+        _ upload: Upload, request: DetectRequest, limits: ServiceConfiguration, deadline: WorkerPool.Deadline
+    ) throws(ServiceError) -> DetectionReport {
         let frame = try upload.decodedImage(maximumPixels: limits.maximumImagePixels)
         var features: [AnyFeature] = []
-        do {
-            for type in request.types {
+        for type in request.types {
+            try checkpoint(deadline, limits)
+            do {
                 features += try Detector(type: type, options: request.options).features(in: frame).map(AnyFeature.init)
+            } catch {
+                throw ServiceError(processing: error, what: "detection")
             }
-        } catch {
-            throw ServiceError(processing: error, what: "detection")
         }
         return DetectionReport(
             source: upload.name, width: frame.width, height: frame.height,
@@ -78,8 +88,9 @@ enum Processing {
 
     /// Documents through a burst of images or the frames of one video: tracked, each with its
     /// sharpest frame, flattened.
+    /// Stops between frames once the deadline has passed.
     static func scan(
-        _ uploads: [Upload], limits: ServiceConfiguration, deadline: Double,
+        _ uploads: [Upload], limits: ServiceConfiguration, deadline: WorkerPool.Deadline,
         keep: (Frame) throws(ServiceError) -> ScanResponse.Scan
     ) throws(ServiceError) -> (response: ScanResponse, frames: Int) {
         let scanner: DocumentScanner
@@ -91,26 +102,19 @@ enum Processing {
             guard count <= limits.maximumFrames else {
                 throw ServiceError(413, "more than \(limits.maximumFrames) frames in one request")
             }
-            guard MonotonicClock.now() < deadline else {
-                throw ServiceError(503, "the scan took longer than \(Int(limits.requestTimeout)) s", retryAfter: 5)
-            }
+            try checkpoint(deadline, limits)
             do { scans += try scanner.process(frame).finished } catch {
                 throw ServiceError(processing: error, what: "frame \(count - 1)")
             }
         }
         if uploads.count == 1, uploads[0].isVideo || ImageHeader(bytes: uploads[0].bytes) == nil {
+            // Read from memory as one of the containers the API documents, and nothing else: a
+            // playlist or a concat list could otherwise make libav open the server's own files.
             let upload = uploads[0]
-            let folder = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-            let path = folder + "/focal-serve-\(UInt64.random(in: 0...UInt64.max)).video"
             do {
-                try Data(upload.bytes).write(to: URL(fileURLWithPath: path))
-            } catch {
-                throw ServiceError(500, "cannot store the upload: \(error)")
-            }
-            defer { try? FileManager.default.removeItem(atPath: path) }
-            do {
-                let reader = try VideoReader(path: path)
-                guard reader.width * reader.height <= limits.maximumImagePixels else {
+                let reader = try VideoReader(bytes: upload.bytes, name: upload.name, maximumPixels: limits.maximumImagePixels)
+                let (pixels, overflow) = reader.width.multipliedReportingOverflow(by: reader.height)
+                guard !overflow, pixels <= limits.maximumImagePixels else {
                     throw ServiceError(
                         413,
                         "the video is \(reader.width)x\(reader.height), over the limit of \(limits.maximumImagePixels) pixels")
@@ -121,7 +125,7 @@ enum Processing {
             } catch let error as FocalError {
                 throw ServiceError(processing: error, what: "'\(upload.name)'")
             } catch {
-                throw ServiceError(500, "\(error)")
+                throw ServiceError(500, "reading the video failed")
             }
         } else {
             for upload in uploads { try process(try upload.decodedImage(maximumPixels: limits.maximumImagePixels)) }

@@ -26,13 +26,27 @@ final class ServiceMetrics: Sendable {
 
     func framesProcessed(_ count: Int) { frames.increment(by: Int64(count)) }
 
-    func pool(running: Int, waiting: Int) {
+    func pool(running: Int, waiting: Int, totals: WorkerPool.Counts) {
+        for (name, help, value) in [
+            ("focal_requests_timed_out", "Requests answered 503 at their deadline.", totals.timedOut),
+            (
+                "focal_work_stopped_after_deadline", "Jobs that stopped at a stage boundary after their deadline.",
+                totals.stoppedAfterDeadline
+            ),
+            ("focal_requests_refused", "Requests refused with 503 because every worker was busy and the queue full.", totals.refused),
+        ] {
+            // The pool keeps the counts; a scrape copies them into counters.
+            let counter = registry.makeCounter(
+                descriptor: MetricNameDescriptor(metricName: name, unitName: "total", helpText: help))
+            counter.reset()
+            counter.increment(by: Int64(value))
+        }
         registry.makeGauge(
-            descriptor: MetricNameDescriptor(metricName: "focal_workers_busy", helpText: "Workers running a request.")
+            descriptor: MetricNameDescriptor(metricName: "focal_workers_busy", unitName: "", helpText: "Workers running a request.")
         )
         .set(Double(running))
         registry.makeGauge(
-            descriptor: MetricNameDescriptor(metricName: "focal_requests_waiting", helpText: "Requests waiting for a worker.")
+            descriptor: MetricNameDescriptor(metricName: "focal_requests_waiting", unitName: "", helpText: "Requests waiting for a worker.")
         ).set(Double(waiting))
     }
 

@@ -1,10 +1,22 @@
 import Dispatch
+import Focal
 import Synchronization
 
-/// A bounded pool for blocking OpenCV work. At most `workers` jobs run at once, each on a
-/// Dispatch thread so the event loop never blocks; up to `queueDepth` more wait their turn, and
-/// beyond that ``run(timeout:_:)`` refuses at once with ``Refusal/overloaded`` (the server answers
-/// 503 with Retry-After). Memory stays bounded whatever the load.
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A bounded pool for blocking OpenCV work. At most `workers` jobs run at once, each on a thread
+/// of the pool's own; up to `queueDepth` more wait their turn, and beyond that
+/// ``run(timeout:_:)`` refuses at once with ``Refusal/overloaded`` (the server answers 503 with
+/// Retry-After). Memory stays bounded whatever the load.
+///
+/// The threads are the pool's own, not Dispatch's: Dispatch's worker threads are shared with Swift
+/// concurrency's executor, so jobs running there starve the tasks that answer health checks, run
+/// timers and read requests (two heavy requests on two cores held `/v1/health` for 26 s). The
+/// threads also run at a lower scheduling priority than the HTTP layer.
 public final class WorkerPool: Sendable {
     public enum Refusal: Error, Equatable {
         /// Every worker is busy and the queue is full.
@@ -13,85 +25,179 @@ public final class WorkerPool: Sendable {
         case timedOut
     }
 
+    /// A job's deadline. The job calls ``checkpoint()`` between stages (detectors, frames); once
+    /// the deadline has passed it throws, so work nobody waits for any more stops early.
+    public struct Deadline: Sendable {
+        /// Seconds on ``MonotonicClock``.
+        public let instant: Double
+        fileprivate let pool: WorkerPool?
+
+        /// A deadline `seconds` from now, for work run outside a pool.
+        public init(secondsFromNow seconds: Double) {
+            instant = MonotonicClock.now() + seconds
+            pool = nil
+        }
+
+        fileprivate init(instant: Double, pool: WorkerPool) {
+            self.instant = instant
+            self.pool = pool
+        }
+
+        /// True once the deadline has passed.
+        public var hasPassed: Bool { MonotonicClock.now() >= instant }
+
+        /// Throws ``Refusal/timedOut`` once the deadline has passed.
+        public func checkpoint() throws(Refusal) {
+            guard hasPassed else { return }
+            pool?.counts.withLock { $0.stoppedAfterDeadline += 1 }
+            throw .timedOut
+        }
+    }
+
+    /// What the pool has done since it started, for `/metrics`.
+    public struct Counts: Sendable, Equatable {
+        /// Jobs answered with ``Refusal/timedOut`` at their deadline.
+        public var timedOut = 0
+        /// Jobs that stopped at a checkpoint because their deadline had passed.
+        public var stoppedAfterDeadline = 0
+        /// Jobs refused because the pool and its queue were full.
+        public var refused = 0
+    }
+
     public let workers: Int
     public let queueDepth: Int
 
-    private struct State {
-        var running = 0
-        var waiting: [CheckedContinuation<Void, Never>] = []
-    }
-    private let state = Mutex(State())
-    private let queue = DispatchQueue(label: "focal.service.workers", attributes: .concurrent)
+    private let queue: JobQueue
+    fileprivate let counts = Mutex(Counts())
     /// Its own queue, so that time limits fire even while every worker thread is busy.
     private let timer = DispatchQueue(label: "focal.service.timeouts")
 
+    /// Starts `workers` threads at once. They end when the pool does.
     public init(workers: Int, queueDepth: Int) {
         self.workers = max(1, workers)
         self.queueDepth = max(0, queueDepth)
+        queue = JobQueue()
+        for _ in 0..<self.workers { queue.startThread() }
     }
+
+    deinit { queue.stop(threads: workers) }
 
     /// Jobs running and waiting now.
-    public var load: (running: Int, waiting: Int) { state.withLock { ($0.running, $0.waiting.count) } }
+    public var load: (running: Int, waiting: Int) { queue.load }
+
+    /// Timed-out, stopped and refused jobs so far.
+    public var totals: Counts { counts.withLock { $0 } }
 
     /// Runs body on a worker thread once one is free. Throws `Refusal.overloaded` without waiting
-    /// when the queue is full, `Refusal.timedOut` when the job (counting its wait) takes longer than
-    /// `timeout` seconds; a timed-out job still holds its worker until it returns.
+    /// when the queue is full, and `Refusal.timedOut` at the deadline when the job (counting its
+    /// wait) takes longer than `timeout` seconds. A timed-out job holds its worker until it returns
+    /// or reaches a checkpoint.
     public func run<T: Sendable>(timeout: Double, _ body: @escaping @Sendable () throws -> T) async throws -> T {
-        let start = DispatchTime.now()
-        try await acquire()
-        let remaining = timeout - Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-        guard remaining > 0 else {
-            release()
-            throw Refusal.timedOut
-        }
+        try await run(timeout: timeout) { (_: Deadline) throws -> T in try body() }
+    }
+
+    /// Runs body as the other `run` does, handing it the job's ``Deadline`` for its checkpoints.
+    public func run<T: Sendable>(timeout: Double, _ body: @escaping @Sendable (Deadline) throws -> T) async throws -> T {
+        let deadline = Deadline(instant: MonotonicClock.now() + timeout, pool: self)
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let once = ResumeOnce(continuation)
-            queue.async { [self] in
-                let result = Result { try body() }
-                release()
+            let admitted = queue.add(limit: queueDepth, workers: workers) {
+                // A job whose time ran out while it waited is not started.
+                let result: Result<T, any Error> =
+                    deadline.hasPassed ? .failure(Refusal.timedOut) : Result { try body(deadline) }
                 once.resume(with: result)
             }
-            timer.asyncAfter(deadline: .now() + remaining) { once.resume(with: .failure(Refusal.timedOut)) }
-        }
-    }
-
-    private func acquire() async throws {
-        enum Admission { case now, wait, refuse }
-        let admission = state.withLock { state -> Admission in
-            if state.running < workers {
-                state.running += 1
-                return .now
+            guard admitted else {
+                counts.withLock { $0.refused += 1 }
+                once.resume(with: .failure(Refusal.overloaded))
+                return
             }
-            return state.waiting.count < queueDepth ? .wait : .refuse
-        }
-        switch admission {
-        case .now: return
-        case .refuse: throw Refusal.overloaded
-        case .wait:
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let admitted = state.withLock { state -> Bool in
-                    // A worker may have come free in between.
-                    if state.running < workers {
-                        state.running += 1
-                        return true
-                    }
-                    state.waiting.append(continuation)
-                    return false
-                }
-                if admitted { continuation.resume() }
+            timer.asyncAfter(deadline: .now() + max(0, timeout)) { [self] in
+                if once.resume(with: .failure(Refusal.timedOut)) { counts.withLock { $0.timedOut += 1 } }
             }
         }
     }
+}
 
-    private func release() {
-        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            if state.waiting.isEmpty {
-                state.running -= 1
+/// The jobs waiting for a worker, and the worker threads that take them. The threads hold the
+/// queue, not the pool, so that the pool ends when its last user lets go, and stops them.
+private final class JobQueue: Sendable {
+    private struct State {
+        var running = 0
+        var jobs: [@Sendable () -> Void] = []
+        var stopping = false
+    }
+    private let state = Mutex(State())
+    /// One signal for each job queued (and one for each thread when stopping).
+    private let signals = DispatchSemaphore(value: 0)
+
+    var load: (running: Int, waiting: Int) { state.withLock { ($0.running, $0.jobs.count) } }
+
+    /// Queues a job unless as many wait as the free workers and the queue's depth can take.
+    func add(limit queueDepth: Int, workers: Int, _ job: @escaping @Sendable () -> Void) -> Bool {
+        let admitted = state.withLock { state -> Bool in
+            guard state.jobs.count < queueDepth + max(0, workers - state.running) else { return false }
+            state.jobs.append(job)
+            return true
+        }
+        if admitted { signals.signal() }
+        return admitted
+    }
+
+    func stop(threads: Int) {
+        state.withLock { $0.stopping = true }
+        for _ in 0..<threads { signals.signal() }
+    }
+
+    func startThread() {
+        let context = Unmanaged.passRetained(Thread(queue: self)).toOpaque()
+        var thread = pthread_t()
+        let started = pthread_create(
+            &thread, nil,
+            { context in
+                #if canImport(Darwin)
+                    let context: UnsafeMutableRawPointer? = context
+                #endif
+                guard let context else { return nil }
+                Unmanaged<Thread>.fromOpaque(context).takeRetainedValue().run()
                 return nil
-            }
-            return state.waiting.removeFirst()  // the slot passes straight to the next job
+            }, context)
+        if started == 0 {
+            pthread_detach(thread)
+        } else {
+            Unmanaged<Thread>.fromOpaque(context).release()
         }
-        next?.resume()
+    }
+
+    /// The next job, or nil once the queue stops.
+    private func next() -> (@Sendable () -> Void)? {
+        signals.wait()
+        return state.withLock { state in
+            guard !state.stopping, !state.jobs.isEmpty else { return nil }
+            state.running += 1
+            return state.jobs.removeFirst()
+        }
+    }
+
+    private func finished() { state.withLock { $0.running -= 1 } }
+
+    private final class Thread {
+        let queue: JobQueue
+
+        init(queue: JobQueue) { self.queue = queue }
+
+        func run() {
+            #if os(Linux)
+                // Below the HTTP layer's threads, so that health checks, timers and new requests are
+                // answered even when every worker is busy. On Linux a thread's nice value is its own,
+                // and `who` 0 names the calling thread.
+                setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
+            #endif
+            while let job = queue.next() {
+                job()
+                queue.finished()
+            }
+        }
     }
 }
 
@@ -101,11 +207,14 @@ final class ResumeOnce<T: Sendable>: Sendable {
 
     init(_ continuation: CheckedContinuation<T, any Error>) { self.continuation = Mutex(continuation) }
 
-    func resume(with result: Result<T, any Error>) {
+    /// True when this call resumed it.
+    @discardableResult
+    func resume(with result: Result<T, any Error>) -> Bool {
         let pending = continuation.withLock { c -> CheckedContinuation<T, any Error>? in
             defer { c = nil }
             return c
         }
         pending?.resume(with: result)
+        return pending != nil
     }
 }

@@ -104,6 +104,15 @@ typedef struct {
 
 /* threads: decoder threads, 0 for one per core. */
 cfocal_status cfocal_video_reader_open(const char *path, int32_t threads, cfocal_video_reader **out);
+/* Opens a video held in memory (the bytes are copied), for input from elsewhere such as an upload.
+ * Only the demuxers named in containers (a comma-separated list of libav names, such as
+ * "mov,matroska,avi") read it, and it can open no other file or URL: no playlists, concat lists or
+ * references. name stands for the path in messages. max_pixels (0: no limit) bounds every decoder,
+ * probing included. Anything wrong with the bytes is CFOCAL_ERR_DECODE, or CFOCAL_ERR_UNSUPPORTED
+ * for a container outside the list or a codec without a decoder. */
+cfocal_status cfocal_video_reader_open_memory(const uint8_t *bytes, size_t count, const char *name,
+                                              const char *containers, int64_t max_pixels, int32_t threads,
+                                              cfocal_video_reader **out);
 void cfocal_video_reader_free(cfocal_video_reader *reader);
 cfocal_video_info cfocal_video_reader_info(const cfocal_video_reader *reader);
 /* Decodes the next frame in the given format (YUV420P is the decoder's own for most video and costs

@@ -16,8 +16,17 @@ extension Frame {
         }
     }
 
+    /// The most pixels an image may claim to be decoded: OpenCV's own limit (2³⁰), checked on the
+    /// header first so that a small file claiming more is refused by name, before any decoding.
+    public static let maximumDecodedPixels = 1 << 30
+
     /// Decodes an image held in memory (JPEG, PNG, TIFF, WebP or BMP).
     public init(decoding bytes: [UInt8], orientation: OrientationHandling = .apply) throws(FocalError) {
+        if let header = ImageHeader(bytes: bytes), header.pixelCount > Frame.maximumDecodedPixels {
+            throw FocalError(
+                .invalidArgument, operation: "decode image",
+                reason: "its header says \(header.width)x\(header.height) pixels, more than the \(Frame.maximumDecodedPixels) Focal decodes")
+        }
         var buffer: OpaquePointer?
         let status = bytes.withUnsafeBufferPointer {
             cfocal_image_decode($0.baseAddress, $0.count, orientation == .apply ? 1 : 0, &buffer)

@@ -80,6 +80,13 @@ public struct ImageHeader: Sendable, Equatable {
         return nil
     }
 
+    /// width × height, or `Int.max` when the product overflows: headers are untrusted, and a
+    /// 38-byte TIFF can claim 4294967295 × 4294967295 pixels.
+    public var pixelCount: Int {
+        let (product, overflow) = width.multipliedReportingOverflow(by: height)
+        return overflow ? .max : product
+    }
+
     public init(format: ImageFormat, width: Int, height: Int) {
         self.format = format
         self.width = width

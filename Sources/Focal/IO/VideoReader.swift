@@ -9,6 +9,7 @@ import CFocal
 ///
 /// A reader belongs to one task at a time.
 public final class VideoReader {
+    /// The file read, or the name given to a video read from memory.
     public let path: String
     public let width: Int
     public let height: Int
@@ -33,17 +34,53 @@ public final class VideoReader {
     ///   - threads: decoder threads; 0 uses one per core.
     /// - Throws: ``FocalError``: `.fileNotFound`, `.notAFile`, `.emptyInput` (no video stream),
     ///   `.decodeFailed` (not a video, or damaged), `.unsupportedFormat` (no decoder for its codec).
-    public init(path: String, pixelFormat: PixelFormat = .yuv420, threads: Int = 0) throws(FocalError) {
+    public convenience init(path: String, pixelFormat: PixelFormat = .yuv420, threads: Int = 0) throws(FocalError) {
         // Checked here for a clear error: libav's own message for these is vaguer.
         guard FileAccess.exists(path) else {
             throw FocalError(.fileNotFound, operation: "open video", path: path, reason: "no such file")
         }
         var reader: OpaquePointer?
-        try check(cfocal_video_reader_open(path, Int32(threads), &reader), "open video", path: path)
-        guard let reader else { throw FocalError(.internal, operation: "open video", path: path, reason: "no reader") }
+        try check(cfocal_video_reader_open(path, Int32(clamping: threads), &reader), "open video", path: path)
+        try self.init(handle: reader, name: path, pixelFormat: pixelFormat)
+    }
+
+    /// Opens a video held in memory, such as an upload, reading it only as one of `containers`.
+    ///
+    /// Bytes from elsewhere can name other files: an HLS playlist or a concat list points the
+    /// demuxer at paths and URLs, and a MOV file can reference others. A reader made here opens
+    /// nothing but `bytes`, and only the listed containers may read them.
+    ///
+    /// - Parameters:
+    ///   - name: stands for the path in errors and in ``path``; use the upload's name, never a
+    ///     server path.
+    ///   - containers: the containers accepted. Default: MP4/MOV, Matroska/WebM and AVI.
+    ///   - maximumPixels: the largest frame any decoder may allocate, probing included; nil for no
+    ///     limit beyond libav's own.
+    /// - Throws: ``FocalError``: `.emptyInput` (no bytes, or no video stream), `.decodeFailed`
+    ///   (damaged, or not a video), `.unsupportedFormat` (a container outside `containers`, or a
+    ///   codec without a decoder).
+    public convenience init(
+        bytes: [UInt8], name: String = "video", containers: [VideoContainer] = VideoContainer.uploads,
+        maximumPixels: Int? = nil, pixelFormat: PixelFormat = .yuv420, threads: Int = 0
+    ) throws(FocalError) {
+        if let maximumPixels, maximumPixels <= 0 {
+            throw FocalError(.invalidArgument, operation: "open video", path: name, reason: "the pixel limit must be positive")
+        }
+        let list = containers.map(\.demuxerName).joined(separator: ",")
+        var reader: OpaquePointer?
+        let status = bytes.withUnsafeBufferPointer {
+            cfocal_video_reader_open_memory(
+                $0.baseAddress, $0.count, name, list, Int64(maximumPixels ?? 0), Int32(clamping: threads), &reader)
+        }
+        try check(status, "open video", path: name)
+        try self.init(handle: reader, name: name, pixelFormat: pixelFormat)
+    }
+
+    private init(handle reader: OpaquePointer?, name: String, pixelFormat: PixelFormat) throws(FocalError) {
+        guard let reader else { throw FocalError(.internal, operation: "open video", path: name, reason: "no reader") }
         handle = reader
         let info = cfocal_video_reader_info(reader)
-        self.path = path
+        self.path = name
         self.pixelFormat = pixelFormat
         width = Int(info.width)
         height = Int(info.height)
@@ -83,5 +120,27 @@ public final class VideoReader {
         }
 
         public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(reader: reader) }
+    }
+}
+
+/// A video container, as a reader from memory accepts it.
+public enum VideoContainer: String, Sendable, CaseIterable, Codable {
+    /// MP4, MOV, 3GP and their kin (ISO base media files).
+    case mp4
+    /// Matroska and WebM.
+    case matroska
+    /// AVI.
+    case avi
+
+    /// What scanner apps upload, and all that `focal serve` reads: MP4/MOV, Matroska/WebM, AVI.
+    public static let uploads: [VideoContainer] = [.mp4, .matroska, .avi]
+
+    /// libav's name for the demuxer.
+    var demuxerName: String {
+        switch self {
+        case .mp4: "mov"
+        case .matroska: "matroska"
+        case .avi: "avi"
+        }
     }
 }
