@@ -100,14 +100,23 @@ cfocal_status cfocal_detect_qr(const cfocal_image *image, cfocal_qr *out, int32_
         cv::Mat gray = gray_of(*image);
         // Locate with QRCodeDetector, read a crop around each code with the WeChat decoder (which,
         // without its optional CNN models, reports the whole image as the code's outline).
+        // Locating costs time with the image's area (19 s for a blank 6000 x 6000 image), so it
+        // runs on a working image of at most kLocateSide pixels; a code still spans 100 pixels or
+        // more there in any photo where it is readable, and it is read at full resolution.
+        const int kLocateSide = 2048;
+        const double scale = std::min(1.0, double(kLocateSide) / std::max(gray.cols, gray.rows));
+        cv::Mat working = gray;
+        if (scale < 1.0) cv::resize(gray, working, cv::Size(), scale, scale, cv::INTER_AREA);
         std::vector<std::string> messages;
         std::vector<cv::Point2f> corners;
         cv::QRCodeDetector locator;
-        if (!locator.detectMulti(gray, corners)) {
+        if (!locator.detectMulti(working, corners)) {
             corners.clear();
             std::vector<cv::Point2f> single;
-            if (locator.detect(gray, single) && single.size() == 4) corners = single;
+            if (locator.detect(working, single) && single.size() == 4) corners = single;
         }
+        // Pixel centres sit at integers: map (x + 0.5) / scale - 0.5.
+        for (auto &corner : corners) corner = (corner + cv::Point2f(0.5f, 0.5f)) * float(1.0 / scale) - cv::Point2f(0.5f, 0.5f);
         thread_local cv::wechat_qrcode::WeChatQRCode reader;
         for (size_t i = 0; i + 3 < corners.size(); i += 4) {
             cv::Rect box = cv::boundingRect(std::vector<cv::Point2f>(corners.begin() + long(i), corners.begin() + long(i) + 4));
@@ -119,7 +128,7 @@ cfocal_status cfocal_detect_qr(const cfocal_image *image, cfocal_qr *out, int32_
         }
         if (corners.empty()) {
             // Readable but not located: report the code with the image as its outline.
-            std::vector<std::string> read = reader.detectAndDecode(gray);
+            std::vector<std::string> read = reader.detectAndDecode(working);
             if (!read.empty()) {
                 float w = float(gray.cols - 1), h = float(gray.rows - 1);
                 corners = {{0, 0}, {w, 0}, {w, h}, {0, h}};

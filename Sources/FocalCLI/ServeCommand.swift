@@ -58,13 +58,38 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds a request may take before 503.", valueName: "s"))
     var timeout: Double = 30
 
+    @Option(
+        name: .customLong("idle-timeout"),
+        help: ArgumentHelp("Seconds a silent connection (or half a request head) stays open.", valueName: "s"))
+    var idleTimeout: Double = 30
+
+    @Option(name: .customLong("max-connections"), help: ArgumentHelp("Connections open at once.", valueName: "n"))
+    var maxConnections: Int = 512
+
+    /// Each limit's range: wide enough for any real deployment, narrow enough that no arithmetic on
+    /// it can overflow (body bytes are MiB << 20, pixels are megapixels × 10⁶).
+    static let ranges = (
+        workers: 1...256, queue: 0...10_000, bodyMegabytes: 1...4096, megapixels: 0.01...1000.0, frames: 1...100_000,
+        seconds: 0.1...3600.0, connections: 1...100_000
+    )
+
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
-        if let workers { guard workers >= 1 else { throw ValidationError("--workers must be 1 or more") } }
-        if let queue { guard queue >= 0 else { throw ValidationError("--queue must be 0 or more") } }
-        guard maxBodyMegabytes >= 1, maxMegapixels > 0, maxFrames >= 1, timeout > 0 else {
-            throw ValidationError("limits must be positive")
+        let ranges = Self.ranges
+        func check<T: Comparable>(_ flag: String, _ value: T, _ range: ClosedRange<T>) throws {
+            guard range.contains(value) else {
+                throw ValidationError("\(flag) must be within \(range.lowerBound)…\(range.upperBound), not \(value)")
+            }
         }
+        try check("--port", port, 0...65535)
+        if let workers { try check("--workers", workers, ranges.workers) }
+        if let queue { try check("--queue", queue, ranges.queue) }
+        try check("--max-body-mb", maxBodyMegabytes, ranges.bodyMegabytes)
+        // A NaN is inside no range, and fails here too.
+        try check("--max-pixels", maxMegapixels, ranges.megapixels)
+        try check("--max-frames", maxFrames, ranges.frames)
+        try check("--timeout", timeout, ranges.seconds)
+        try check("--idle-timeout", idleTimeout, ranges.seconds)
+        try check("--max-connections", maxConnections, ranges.connections)
     }
 
     func run() async throws {
@@ -80,6 +105,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maximumImagePixels = Int(maxMegapixels * 1_000_000)
         configuration.maximumFrames = maxFrames
         configuration.requestTimeout = timeout
+        configuration.idleTimeout = idleTimeout
+        configuration.maximumConnections = maxConnections
         let host = self.host, workers = configuration.workers
         // The server stops gracefully on SIGINT and SIGTERM; a parent may have started us with them
         // ignored or blocked (both survive exec), which would leave Ctrl-C without effect.

@@ -1,5 +1,6 @@
 import Focal
 import Hummingbird
+import HummingbirdCore
 import NIOCore
 import Synchronization
 
@@ -35,29 +36,53 @@ public struct FocalServer: Sendable {
     }
 
     public func makeApplication(onListening: @escaping @Sendable (Int) -> Void = { _ in }) -> some ApplicationProtocol {
-        Application(
+        let limits = RequestHeadGuard.Limits(bodyBytes: configuration.maximumBodyBytes)
+        return Application(
             router: makeRouter(),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "focal"),
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [RequestHeadGuard(limits: limits)],
+                    // A connection that sends nothing (or half a request head) for this long is closed.
+                    idleTimeout: .nanoseconds(Int64(configuration.idleTimeout * 1e9)))),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "focal",
+                availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections)),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) })
     }
 
+    /// Every route and its methods: the router serves these, and any other method on one of these
+    /// paths gets 405 with `Allow`.
+    static let routes: [(path: String, methods: [HTTPRequest.Method])] = [
+        ("v1/health", [.get, .head]),
+        ("metrics", [.get, .head]),
+        ("v1/detect", [.post]),
+        ("v1/scan", [.post]),
+        ("v1/scans/:id", [.get]),
+    ]
+
     func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
-        router.get("v1/health") { _, _ in
+        router.add(middleware: JSONErrorMiddleware(routes: Self.routes))
+        let health: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
             let load = pool.load
-            return Self.json(
+            let response = Self.json(
                 200,
                 Health(
                     status: "ok", version: FocalVersion.string, workers: pool.workers, busy: load.running,
                     waiting: load.waiting))
+            return request.method == .head ? Response(status: response.status, headers: response.headers) : response
         }
-        router.get("metrics") { _, _ in
+        router.get("v1/health", use: health)
+        router.head("v1/health", use: health)
+        let metricsText: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
             let load = pool.load
             metrics.pool(running: load.running, waiting: load.waiting, totals: pool.totals)
-            return Response(
-                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                body: .init(byteBuffer: ByteBuffer(string: metrics.text())))
+            let headers: HTTPFields = [.contentType: "text/plain; version=0.0.4; charset=utf-8"]
+            if request.method == .head { return Response(status: .ok, headers: headers) }
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: metrics.text())))
         }
+        router.get("metrics", use: metricsText)
+        router.head("metrics", use: metricsText)
         router.post("v1/detect") { request, _ in
             await answer("detect") { () async throws(ServiceError) -> Response in
                 let query = Self.query(request)
@@ -114,8 +139,7 @@ public struct FocalServer: Sendable {
         } catch {
             var headers: HTTPFields = [:]
             if let retry = error.retryAfter { headers[.retryAfter] = String(retry) }
-            response = Self.json(
-                error.status, ErrorBody(error: .init(status: error.status, reason: error.reason)), headers: headers)
+            response = Self.error(error.status, error.reason, headers: headers)
         }
         metrics.request(endpoint: endpoint, status: Int(response.status.code), seconds: MonotonicClock.now() - start)
         return response
@@ -158,14 +182,14 @@ public struct FocalServer: Sendable {
     }
 
     static func json(_ status: Int, _ value: some Encodable, headers: HTTPFields = [:]) -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
         var fields = headers
         fields[.contentType] = "application/json"
         return Response(
-            status: HTTPResponse.Status(code: status), headers: fields,
-            body: .init(byteBuffer: ByteBuffer(bytes: Array(data) + [10])))
+            status: HTTPResponse.Status(code: status), headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: encodedJSON(value))))
+    }
+
+    static func error(_ status: Int, _ reason: String, headers: HTTPFields = [:]) -> Response {
+        json(status, ServiceError.Body(error: .init(status: status, reason: reason)), headers: headers)
     }
 
     struct Health: Encodable {
@@ -174,14 +198,6 @@ public struct FocalServer: Sendable {
         var workers: Int
         var busy: Int
         var waiting: Int
-    }
-
-    struct ErrorBody: Encodable {
-        struct Detail: Encodable {
-            var status: Int
-            var reason: String
-        }
-        var error: Detail
     }
 }
 

@@ -21,6 +21,11 @@ public struct ServiceConfiguration: Sendable {
     public var maximumFrames: Int = 300
     /// Seconds a request may take before it gets 503; its worker finishes the frame it is on.
     public var requestTimeout: Double = 30
+    /// Seconds a connection may stay silent (between requests, or part-way through a request's
+    /// head) before it is closed. Default 30; lowering it frees slow clients' connections sooner.
+    public var idleTimeout: Double = 30
+    /// Connections open at once; beyond it new ones wait in the listen backlog. Default 512.
+    public var maximumConnections: Int = 512
     /// Flat scans kept for `GET /v1/scans/{id}`, oldest dropped first.
     public var keptScans: Int = 64
 

@@ -1,5 +1,11 @@
 import Focal
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// A request the service refuses, with the HTTP status and a reason meant for the client.
 public struct ServiceError: Error, Sendable, Equatable {
     public var status: Int
@@ -22,4 +28,26 @@ public struct ServiceError: Error, Sendable, Equatable {
         default: self.init(500, "\(what): \(error)")
         }
     }
+}
+
+extension ServiceError {
+    /// The JSON every error answer carries: `{"error":{"reason":"…","status":413}}` and a newline.
+    static func jsonBody(status: Int, reason: String) -> [UInt8] {
+        encodedJSON(Body(error: .init(status: status, reason: reason)))
+    }
+
+    struct Body: Encodable {
+        struct Detail: Encodable {
+            var status: Int
+            var reason: String
+        }
+        var error: Detail
+    }
+}
+
+/// JSON as the service writes it: keys sorted, a newline at the end.
+func encodedJSON(_ value: some Encodable) -> [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return Array((try? encoder.encode(value)) ?? Data("{}".utf8)) + [10]
 }

@@ -200,6 +200,27 @@ import Testing
             try Detector(type: .qrCode).features(in: try Frame(width: 400, height: 300, format: .bgr8, color: .white)).isEmpty)
     }
 
+    @Test func qrCodeInALargePhotoIsLocatedOnAWorkingImageAndReadAtFullSize() throws {
+        // 6000 x 4000: locating runs at 2048 px on the longer side, so corners come back scaled by
+        // about 2.9; they must still land on the code, and the message must still be read.
+        let code = try QRCode.render("focal large photo", moduleSize: 12)
+        var frame = try Frame(width: 6000, height: 4000, format: .gray8, color: Color(white: 0.8))
+        let w = Double(code.width)
+        let target = Quad(
+            topLeft: Point(x: 3100, y: 1500), topRight: Point(x: 3600, y: 1530),
+            bottomRight: Point(x: 3580, y: 2040), bottomLeft: Point(x: 3080, y: 2010))
+        let h = try Homography(
+            from: [
+                Point(x: -0.5, y: -0.5), Point(x: w - 0.5, y: -0.5), Point(x: w - 0.5, y: w - 0.5), Point(x: -0.5, y: w - 0.5),
+            ],
+            to: target.corners)
+        try frame.composite(code, through: h)
+        let found = try Detector(type: .qrCode).features(in: frame).compactMap { $0 as? QRCodeFeature }
+        try #require(found.count == 1)
+        #expect(found[0].messageString == "focal large photo")
+        #expect(target.intersectionOverUnion(with: found[0].quad) > 0.7, "\(found[0].quad)")
+    }
+
     @Test func facesNeedTheCascadesAndFindNothingOnPages() throws {
         let detector = try Detector(type: .face)
         let page = try SyntheticPage(width: 425, height: 550, seed: 3).image
