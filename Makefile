@@ -3,7 +3,7 @@ SWIFT ?= swift
 SAMPLE ?= Samples/Media/document.mp4
 OUTPUT ?= out/overlay.mp4
 
-.PHONY: demo test deps build bench sample-media clean
+.PHONY: demo test deps build bench fuzz sample-media clean
 
 ## Install what is missing, build the focal command, and run it on the bundled sample.
 demo: deps
@@ -21,6 +21,12 @@ deps:
 
 build: deps
 	$(SWIFT) build -c release
+
+## libFuzzer with AddressSanitizer over the service's request path, FUZZ_SECONDS per target.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= request-body image-upload video-upload
+fuzz: deps
+	scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 ## Speed and memory against OpenCV's idioms and ffmpeg, measured in the same run.
 bench:

@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.25.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
+        // Already Hummingbird's; the service logs its own faults and start-up checks.
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         // System libraries: pkg-config gives the header paths; CFocal names the libraries it links.
@@ -71,6 +73,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
@@ -84,6 +87,12 @@ let package = Package(
         .testTarget(name: "FocalTests", dependencies: ["Focal", "FocalSynthetic"], resources: [.copy("Resources")]),
         .testTarget(name: "FocalCLITests", dependencies: ["FocalCLI", "Focal", "FocalSynthetic"]),
         .testTarget(name: "FocalServiceTests", dependencies: ["FocalService", "Focal", "FocalSynthetic"]),
+
+        // libFuzzer targets over the service's request path (see Fuzz/README.md). `make fuzz` builds
+        // them with -sanitize=fuzzer,address; an ordinary build gives programs that say so.
+        .executableTarget(name: "fuzz-request-body", dependencies: ["FocalService"], path: "Fuzz/RequestBody"),
+        .executableTarget(name: "fuzz-image-upload", dependencies: ["FocalService"], path: "Fuzz/ImageUpload"),
+        .executableTarget(name: "fuzz-video-upload", dependencies: ["FocalService"], path: "Fuzz/VideoUpload"),
 
         // Samples: small programs that show the library in use.
         // Benchmarks: ratios against OpenCV's idioms and ffmpeg, measured in the same run.

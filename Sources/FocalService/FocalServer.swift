@@ -19,11 +19,31 @@ public struct FocalServer: Sendable {
     public let pool: WorkerPool
     let metrics = ServiceMetrics()
     let scans: ScanStore
+    /// Feature types this server cannot detect because a model or cascade is missing, found at
+    /// start-up. While any is missing, `/v1/health` answers 503 so that a load balancer keeps
+    /// traffic away; the log names the files.
+    public let unavailableTypes: [FeatureType]
 
     public init(configuration: ServiceConfiguration = ServiceConfiguration()) {
         self.configuration = configuration
         pool = WorkerPool(workers: configuration.workers, queueDepth: configuration.queueDepth)
         scans = ScanStore(capacity: configuration.keptScans)
+        unavailableTypes = Self.checkDetectors()
+    }
+
+    /// Builds one detector of each type as requests will, so that a missing model shows at
+    /// start-up rather than on the first request that needs it.
+    static func checkDetectors() -> [FeatureType] {
+        let options = DetectRequest().options
+        return FeatureType.allCases.filter { type in
+            do {
+                _ = try Detector(type: type, options: options)
+                return false
+            } catch {
+                serviceLog.error("\(type.rawValue) detection is unavailable: \(error)")
+                return true
+            }
+        }
     }
 
     /// Serves until the task is cancelled or the process gets SIGINT/SIGTERM. `onListening` gets
@@ -65,11 +85,13 @@ public struct FocalServer: Sendable {
         router.add(middleware: JSONErrorMiddleware(routes: Self.routes))
         let health: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
             let load = pool.load
+            let ready = unavailableTypes.isEmpty
             let response = Self.json(
-                200,
+                ready ? 200 : 503,
                 Health(
-                    status: "ok", version: FocalVersion.string, workers: pool.workers, busy: load.running,
-                    waiting: load.waiting))
+                    status: ready ? "ok" : "unavailable", version: FocalVersion.string, workers: pool.workers,
+                    busy: load.running, waiting: load.waiting,
+                    unavailableTypes: ready ? nil : unavailableTypes.map(\.rawValue)))
             return request.method == .head ? Response(status: response.status, headers: response.headers) : response
         }
         router.get("v1/health", use: health)
@@ -153,7 +175,7 @@ public struct FocalServer: Sendable {
         } catch is NIOTooManyBytesError {
             throw ServiceError(413, "the body is larger than \(configuration.maximumBodyBytes) bytes")
         } catch {
-            throw ServiceError(400, "the body could not be read: \(error)")
+            throw ServiceError(400, "the body could not be read")
         }
         return try Upload.parse(body: body, contentType: request.headers[.contentType])
     }
@@ -171,7 +193,7 @@ public struct FocalServer: Sendable {
         } catch WorkerPool.Refusal.timedOut {
             throw ServiceError(503, "the request took longer than \(Int(configuration.requestTimeout)) s", retryAfter: 5)
         } catch {
-            throw ServiceError(500, "\(error)")
+            throw ServiceError(internal: error, what: "the request")
         }
     }
 
@@ -198,6 +220,8 @@ public struct FocalServer: Sendable {
         var workers: Int
         var busy: Int
         var waiting: Int
+        /// Present only when a detector's model is missing.
+        var unavailableTypes: [String]?
     }
 }
 

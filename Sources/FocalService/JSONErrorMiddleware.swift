@@ -26,7 +26,8 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as HTTPError {
             return FocalServer.error(Int(error.status.code), error.body ?? error.status.reasonPhrase, headers: error.headers)
         } catch {
-            return FocalServer.error(500, "the server failed to answer this request")
+            serviceLog.error("\(request.method.rawValue) \(request.uri.path) failed: \(error)")
+            return FocalServer.error(500, "the server failed to answer this request; its log has the details")
         }
     }
 

@@ -33,6 +33,8 @@ struct DetectRequest: Sendable {
     var types: [FeatureType] = [.rectangle]
     var options = DetectorOptions(maximumFeatureCount: 1)
 
+    init() {}
+
     init(query: [String: String]) throws(ServiceError) {
         if let list = query["types"] {
             var parsed: [FeatureType] = []
@@ -86,6 +88,29 @@ enum Processing {
             frames: features.isEmpty ? [] : [.init(index: 0, features: features)])
     }
 
+    /// Every frame of an uploaded video, read from memory as one of the containers the API
+    /// documents and nothing else: a playlist or a concat list could otherwise make libav open the
+    /// server's own files.
+    static func readVideo(
+        _ upload: Upload, limits: ServiceConfiguration, each: (Frame) throws(ServiceError) -> Void
+    ) throws(ServiceError) {
+        do {
+            let reader = try VideoReader(bytes: upload.bytes, name: upload.name, maximumPixels: limits.maximumImagePixels)
+            let (pixels, overflow) = reader.width.multipliedReportingOverflow(by: reader.height)
+            guard !overflow, pixels <= limits.maximumImagePixels else {
+                throw ServiceError(
+                    413, "the video is \(reader.width)x\(reader.height), over the limit of \(limits.maximumImagePixels) pixels")
+            }
+            while let frame = try reader.read() { try each(frame) }
+        } catch let error as ServiceError {
+            throw error
+        } catch let error as FocalError {
+            throw ServiceError(processing: error, what: "'\(upload.name)'")
+        } catch {
+            throw ServiceError(internal: error, what: "reading '\(upload.name)'")
+        }
+    }
+
     /// Documents through a burst of images or the frames of one video: tracked, each with its
     /// sharpest frame, flattened.
     /// Stops between frames once the deadline has passed.
@@ -108,25 +133,7 @@ enum Processing {
             }
         }
         if uploads.count == 1, uploads[0].isVideo || ImageHeader(bytes: uploads[0].bytes) == nil {
-            // Read from memory as one of the containers the API documents, and nothing else: a
-            // playlist or a concat list could otherwise make libav open the server's own files.
-            let upload = uploads[0]
-            do {
-                let reader = try VideoReader(bytes: upload.bytes, name: upload.name, maximumPixels: limits.maximumImagePixels)
-                let (pixels, overflow) = reader.width.multipliedReportingOverflow(by: reader.height)
-                guard !overflow, pixels <= limits.maximumImagePixels else {
-                    throw ServiceError(
-                        413,
-                        "the video is \(reader.width)x\(reader.height), over the limit of \(limits.maximumImagePixels) pixels")
-                }
-                while let frame = try reader.read() { try process(frame) }
-            } catch let error as ServiceError {
-                throw error
-            } catch let error as FocalError {
-                throw ServiceError(processing: error, what: "'\(upload.name)'")
-            } catch {
-                throw ServiceError(500, "reading the video failed")
-            }
+            try readVideo(uploads[0], limits: limits, each: process)
         } else {
             for upload in uploads { try process(try upload.decodedImage(maximumPixels: limits.maximumImagePixels)) }
         }

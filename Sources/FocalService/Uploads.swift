@@ -39,7 +39,12 @@ struct Upload: Sendable {
         } catch {
             throw ServiceError(400, "the multipart body is malformed: \(error)")
         }
-        let files = form.parts.filter { !$0.body.isEmpty }.map { part in
+        // A file is a part with a file name or a content type of its own; plain form fields
+        // (`-F note=hello`) are not uploads.
+        let files = form.parts.filter { part in
+            !part.body.isEmpty
+                && (part.disposition("filename") != nil || part.headers["content-type"].map { !$0.hasPrefix("text/plain") } == true)
+        }.map { part in
             Upload(
                 name: part.disposition("filename") ?? part.disposition("name") ?? "part",
                 contentType: part.headers["content-type"]?.split(separator: ";").first.map { $0.trimmingSpaces.lowercased() }
@@ -50,9 +55,9 @@ struct Upload: Sendable {
         return files
     }
 
-    /// Decodes an image after checking its header against the pixel limit: a decompression bomb
-    /// is refused before a byte of it is decoded.
-    func decodedImage(maximumPixels: Int) throws(ServiceError) -> Frame {
+    /// The image's header, checked against the pixel limit: a decompression bomb is refused
+    /// before a byte of it is decoded.
+    func checkedHeader(maximumPixels: Int) throws(ServiceError) -> ImageHeader {
         guard let header = ImageHeader(bytes: bytes) else {
             throw ServiceError(
                 isVideo ? 415 : 422, "'\(name)' is not a JPEG, PNG, WebP, TIFF or BMP image (or its header is truncated)")
@@ -62,6 +67,12 @@ struct Upload: Sendable {
             throw ServiceError(
                 413, "'\(name)' is \(header.width)x\(header.height), over the limit of \(maximumPixels) pixels")
         }
+        return header
+    }
+
+    /// Decodes an image after checking its header against the pixel limit.
+    func decodedImage(maximumPixels: Int) throws(ServiceError) -> Frame {
+        _ = try checkedHeader(maximumPixels: maximumPixels)
         do {
             return try Frame(decoding: bytes).oriented()
         } catch {
