@@ -3,7 +3,7 @@ SWIFT ?= swift
 SAMPLE ?= Samples/Media/document.mp4
 OUTPUT ?= out/overlay.mp4
 
-.PHONY: demo test deps build bench fuzz sample-media clean
+.PHONY: demo test deps build bench fuzz spec-check sample-media clean
 
 ## Install what is missing, build the focal command, and run it on the bundled sample.
 demo: deps
@@ -27,6 +27,11 @@ FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= request-body image-upload video-upload
 fuzz: deps
 	scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+## Schemathesis against a live server over docs/openapi.yaml: every answer as documented, no 5xx.
+SPEC_EXAMPLES ?= 2000
+spec-check: deps
+	scripts/spec-check.sh $(SPEC_EXAMPLES)
 
 ## Speed and memory against OpenCV's idioms and ffmpeg, measured in the same run.
 bench:

@@ -121,7 +121,11 @@ public struct FocalServer: Sendable {
         }
         router.post("v1/scan") { request, _ in
             await answer("scan") { () async throws(ServiceError) -> Response in
-                let inline = Self.query(request)["inline"] == "base64"
+                let inlineValue = Self.query(request)["inline"]
+                guard inlineValue == nil || inlineValue == "base64" else {
+                    throw ServiceError(400, "inline must be base64 (or left out for scan URLs), not '\(inlineValue ?? "")'")
+                }
+                let inline = inlineValue == "base64"
                 let uploads = try await uploads(of: request)
                 let configuration = configuration, scans = scans
                 let (result, frames) = try await work { (deadline) throws(ServiceError) in
