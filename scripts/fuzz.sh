@@ -17,6 +17,8 @@ targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] || read -r -a targets <<<"${FUZZ_TARGETS:-request-body image-upload video-upload}"
 [[ ${#targets[@]} -gt 0 ]] || targets=(request-body image-upload video-upload)
 scratch=.build/fuzz
+# A fatal error is the finding; Swift's own backtracer under AddressSanitizer only adds noise.
+export SWIFT_BACKTRACE=enable=no
 flags=(
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
     -Xcc -fsanitize=fuzzer-no-link,address -Xcxx -fsanitize=fuzzer-no-link,address

@@ -87,7 +87,16 @@ cfocal_status cfocal_image_decode(const uint8_t *bytes, size_t count, int32_t ap
         cv::Mat encoded(1, int(count), CV_8UC1, const_cast<uint8_t *>(bytes));
         int flags = cv::IMREAD_ANYCOLOR;
         if (!apply_orientation) flags |= cv::IMREAD_IGNORE_ORIENTATION;
-        cv::Mat image = codecs().decode(encoded, flags);
+        cv::Mat image;
+        try {
+            image = codecs().decode(encoded, flags);
+        } catch (const cv::Exception &e) {
+            // The decoders check what the data describes as they read it: bytes that disagree
+            // with their own header are a damaged image, not a fault of Focal's.
+            if (std::string(e.func).find("validateInputImageSize") != std::string::npos)
+                fail(CFOCAL_ERR_DECODE, "its data describes an image larger than its header says, or larger than OpenCV decodes");
+            fail(CFOCAL_ERR_DECODE, "the image data is damaged (" + e.err + ")");
+        }
         if (image.empty())
             fail(CFOCAL_ERR_DECODE, "not a readable JPEG, PNG, TIFF, WebP or BMP image, or the data is truncated");
         if (image.depth() != CV_8U) image.convertTo(image, CV_8U);

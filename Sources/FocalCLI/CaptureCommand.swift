@@ -41,10 +41,10 @@ struct CaptureCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Ask the camera for this pixel format (YUYV, MJPG, NV12, …).", valueName: "fourcc"))
     var format: String?
 
-    @Option(help: ArgumentHelp("How many pairs to capture (without --burst).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How many pairs to capture (without --burst).", valueName: "n"))
     var shots: Int = 1
 
-    @Option(help: ArgumentHelp("Capture a burst of n frames and rank them by sharpness.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Capture a burst of n frames and rank them by sharpness.", valueName: "n"))
     var burst: Int?
 
     @Option(help: ArgumentHelp("Comma-separated manual exposures (100 µs units) for a bracketed burst.", valueName: "values"))
@@ -56,7 +56,7 @@ struct CaptureCommand: ParsableCommand {
             "Filter for the processed JPEG: pixellate[=n], grayscale or document-enhance; repeatable.", valueName: "filter"))
     var filters: [String] = []
 
-    @Option(help: ArgumentHelp("JPEG quality of the processed file, 0…1.", valueName: "q"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("JPEG quality of the processed file, 0…1.", valueName: "q"))
     var quality: Double = 0.8
 
     @Option(help: ArgumentHelp("Folder for the pairs and manifest.json (created if missing).", valueName: "dir"))

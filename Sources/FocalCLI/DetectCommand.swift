@@ -39,7 +39,7 @@ struct DetectCommand: ParsableCommand {
     var types: String = "rectangle"
 
     @Option(
-        name: .customLong("max-features"),
+        name: .customLong("max-features"), parsing: .unconditional,
         help: ArgumentHelp("At most this many features of each type per frame (text lines are not limited).", valueName: "n"))
     var maxFeatures: Int = 1
 
@@ -47,11 +47,11 @@ struct DetectCommand: ParsableCommand {
     var accuracy: DetectorOptions.Accuracy = .high
 
     @Option(
-        name: .customLong("min-confidence"), help: ArgumentHelp("Report only features at least this sure, 0…1.", valueName: "c"))
+        name: .customLong("min-confidence"), parsing: .unconditional, help: ArgumentHelp("Report only features at least this sure, 0…1.", valueName: "c"))
     var minConfidence: Double = DetectorOptions().minimumConfidence
 
     @Option(
-        name: .customLong("min-brightness"),
+        name: .customLong("min-brightness"), parsing: .unconditional,
         help: ArgumentHelp(
             "Ignore rectangles darker inside than this fraction of the frame's brightest part, 0…1 (0 finds dark ones).",
             valueName: "b"))
@@ -86,6 +86,7 @@ struct DetectCommand: ParsableCommand {
 
     func run() throws {
         let report: DetectionReport
+        LibraryDiagnostics.reading(input)
         do {
             report = try detect(types: try featureTypes())
         } catch let error as FocalError {

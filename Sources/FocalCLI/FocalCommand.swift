@@ -36,6 +36,7 @@ struct FocalCommand: AsyncParsableCommand {
 
     /// Exit codes: 0 success, 1 a processing error (named input, reason), 2 bad usage.
     static func main() async {
+        LibraryDiagnostics.install()
         do {
             var command = try parseAsRoot()
             if var asynchronous = command as? AsyncParsableCommand {

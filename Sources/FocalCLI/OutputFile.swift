@@ -28,6 +28,9 @@ func parseFeatureTypes(_ list: String, allowed: [FeatureType] = FeatureType.allC
     -> [FeatureType]
 {
     let names = (allowed.map(\.rawValue) + (allowsNone ? ["none"] : [])).joined(separator: ", ")
+    guard list.contains(where: { !$0.isWhitespace && $0 != "," }) else {
+        throw ValidationError("--types is empty; use one or more of \(names), separated by commas")
+    }
     return try list.split(separator: ",").compactMap { name in
         let trimmed = String(name.filter { !$0.isWhitespace })
         if allowsNone && trimmed == "none" { return nil }

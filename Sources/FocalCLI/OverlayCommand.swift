@@ -56,7 +56,7 @@ struct OverlayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Fit frames into WIDTHxHEIGHT, keeping their proportions (letterbox).", valueName: "WxH"))
     var size: String?
 
-    @Option(help: ArgumentHelp("Frame rate for image sequences.", valueName: "fps"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Frame rate for image sequences.", valueName: "fps"))
     var fps: Double = 30
 
     @Flag(
@@ -70,7 +70,7 @@ struct OverlayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Document outline colour as hex RRGGBB.", valueName: "hex"))
     var color: String?
 
-    @Option(help: ArgumentHelp("Opacity of the fill inside features, 0…1.", valueName: "opacity"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Opacity of the fill inside features, 0…1.", valueName: "opacity"))
     var opacity: Double?
 
     @Flag(name: .customLong("no-info"), help: "Leave out the frame number, time and sharpness badge.")
@@ -83,13 +83,13 @@ struct OverlayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Encoder speed preset for H.264/H.265, ultrafast … veryslow.", valueName: "preset"))
     var preset: EncoderPreset = .veryfast
 
-    @Option(help: ArgumentHelp("Constant rate factor: lower is better quality and bigger files.", valueName: "crf"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Constant rate factor: lower is better quality and bigger files.", valueName: "crf"))
     var quality: Int = 23
 
     @Option(help: ArgumentHelp("Read from a V4L2 camera such as /dev/video0 instead of a file.", valueName: "device"))
     var camera: String?
 
-    @Option(
+    @Option(parsing: .unconditional, 
         help: ArgumentHelp(
             "With --camera, stop after this many frames (default: at Ctrl-C, which keeps nothing).", valueName: "n"))
     var frames: Int?
@@ -117,7 +117,10 @@ struct OverlayCommand: ParsableCommand {
         _ = try frameFilters()
         _ = try outputSize()
         _ = try renderStyle()
-        guard fps > 0 else { throw ValidationError("--fps must be positive") }
+        guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be a number of frames per second, 0 < fps ≤ 1000") }
+        guard (0...51).contains(quality) else {
+            throw ValidationError("--quality is a constant rate factor from 0 (best) to 51 (smallest); the default is 23")
+        }
     }
 
     func featureTypes() throws -> [FeatureType] {
@@ -170,6 +173,7 @@ struct OverlayCommand: ParsableCommand {
 
     func run() throws {
         Interrupt.install()
+        if camera == nil { LibraryDiagnostics.reading(input) }
         var options = OverlayVideoRender.Options()
         options.types = try featureTypes()
         options.detector = DetectorOptions(accuracy: accuracy, maximumFeatureCount: 4)
@@ -184,7 +188,8 @@ struct OverlayCommand: ParsableCommand {
         options.marksSharpest = markSharpest
         if camera != nil { options.framesReadAhead = 0 }  // the camera keeps its newest frame itself
         do {
-            if camera == nil, ImageFormat(path: input) != nil {
+            // A glob or a folder is a sequence even when it names an image extension ('shots/*.jpg').
+            if camera == nil, !isSequence(input), ImageFormat(path: input) != nil {
                 try overlayImage(options)
             } else {
                 try overlayStream(options)
@@ -194,15 +199,24 @@ struct OverlayCommand: ParsableCommand {
                 printError("interrupted: nothing was written to '\(output)'")
                 throw ExitCode(130)
             }
-            printError("\(error)")
+            printError("\(camera == nil ? error.about(input) : error)")
             throw ExitCode(1)
         }
     }
 
     private func overlayImage(_ options: OverlayVideoRender.Options) throws(FocalError) {
+        // Ctrl-C is honoured between stages (a detector runs for up to a few seconds on a large
+        // photo) and always before the output is written.
+        func stopIfInterrupted() throws(FocalError) {
+            if Interrupt.requested { throw FocalError(.unavailable, operation: "draw the overlay", path: input, reason: "interrupted") }
+        }
         var frame = try Frame(contentsOf: input).oriented()
         var features: [any Feature] = []
-        for type in options.types { features += try Detector(type: type, options: options.detector).features(in: frame) }
+        for type in options.types {
+            try stopIfInterrupted()
+            features += try Detector(type: type, options: options.detector).features(in: frame)
+        }
+        try stopIfInterrupted()
         let original = frame
         for filter in options.filters { try filter.apply(to: &frame) }
         try OverlayRenderer(style: options.style).draw(features, on: &frame)
@@ -210,13 +224,14 @@ struct OverlayCommand: ParsableCommand {
             try frame.label("sharpness " + decimal(try Sharpness.measure(original).variance, places: 1), at: Point(x: 12, y: 12))
         }
         if let size = options.outputSize { frame = try frame.letterboxed(width: size.width, height: size.height) }
+        try stopIfInterrupted()
         try frame.write(to: output)
         if !quiet { print("wrote \(output) (\(frame.width)x\(frame.height), \(features.count) feature(s))") }
     }
 
     private func overlayStream(_ options: OverlayVideoRender.Options) throws(FocalError) {
         let input = self.input, fps = self.fps
-        let isSequence = input.contains("*") || input.contains("?") || isFolder(input)
+        let isSequence = isSequence(input)
         // One decoder thread: the encoder's threads already fill the cores, and each frame thread
         // of the decoder would hold frames of its own.
         let camera = self.camera, limit = frames
@@ -246,6 +261,10 @@ struct OverlayCommand: ParsableCommand {
             }
             print(line)
         }
+    }
+
+    private func isSequence(_ path: String) -> Bool {
+        path.contains("*") || path.contains("?") || isFolder(path)
     }
 
     private func isFolder(_ path: String) -> Bool {
@@ -301,7 +320,7 @@ enum Interrupt {
 /// seconds otherwise, nothing when quiet.
 final class ProgressMeter {
     private let quiet: Bool
-    private let terminal = isatty(STDERR_FILENO) == 1
+    private let terminal = LibraryDiagnostics.standardErrorIsTerminal
     private var lastPrint = -1.0
     private var drewBar = false
 

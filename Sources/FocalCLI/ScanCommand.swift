@@ -1,6 +1,10 @@
 import ArgumentParser
 import Focal
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -33,7 +37,7 @@ struct ScanCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Scan image format: png or jpg.", valueName: "format"))
     var format: String = "png"
 
-    @Option(name: .customLong("max-documents"), help: ArgumentHelp("Documents to look for in each frame.", valueName: "n"))
+    @Option(name: .customLong("max-documents"), parsing: .unconditional, help: ArgumentHelp("Documents to look for in each frame.", valueName: "n"))
     var maxDocuments: Int = 2
 
     @Option(help: ArgumentHelp("low (fast) or high.", valueName: "accuracy"))
@@ -67,6 +71,14 @@ struct ScanCommand: ParsableCommand {
     }
 
     func run() throws {
+        // The input is read before the folder is made, so that a failure leaves no empty folder.
+        let scans: [DocumentScan]
+        LibraryDiagnostics.reading(input)
+        do { scans = try findDocuments() } catch {
+            printError("\(error.about(input))")
+            throw ExitCode(1)
+        }
+        let folderExisted = FileManager.default.fileExists(atPath: out)
         do {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         } catch {
@@ -74,7 +86,6 @@ struct ScanCommand: ParsableCommand {
             throw ExitCode(1)
         }
         do {
-            let scans = try findDocuments()
             var entries: [Entry] = []
             for (number, scan) in scans.enumerated() {
                 let flat = try scan.flattened()
@@ -104,6 +115,7 @@ struct ScanCommand: ParsableCommand {
             if !quiet && entries.isEmpty { print("no document found in \(input)") }
         } catch let error as FocalError {
             printError("\(error)")
+            if !folderExisted { _ = rmdir(out) }  // only if still empty
             throw ExitCode(1)
         }
     }

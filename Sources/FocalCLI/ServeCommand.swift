@@ -35,35 +35,35 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Address to listen on (loopback by default).", valueName: "host"))
     var host: String = "127.0.0.1"
 
-    @Option(help: ArgumentHelp("Port to listen on (0 picks a free one and prints it).", valueName: "port"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Port to listen on (0 picks a free one and prints it).", valueName: "port"))
     var port: Int = 8080
 
-    @Option(help: ArgumentHelp("Requests processed at once (default: one per core).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Requests processed at once (default: one per core).", valueName: "n"))
     var workers: Int?
 
-    @Option(help: ArgumentHelp("Requests that may wait for a worker before 503 (default: 4 per worker).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Requests that may wait for a worker before 503 (default: 4 per worker).", valueName: "n"))
     var queue: Int?
 
-    @Option(name: .customLong("max-body-mb"), help: ArgumentHelp("Largest request body, in MiB.", valueName: "mb"))
+    @Option(name: .customLong("max-body-mb"), parsing: .unconditional, help: ArgumentHelp("Largest request body, in MiB.", valueName: "mb"))
     var maxBodyMegabytes: Int = 32
 
     @Option(
-        name: .customLong("max-pixels"),
+        name: .customLong("max-pixels"), parsing: .unconditional,
         help: ArgumentHelp("Largest image, in megapixels, checked before decoding.", valueName: "mp"))
     var maxMegapixels: Double = 40
 
-    @Option(name: .customLong("max-frames"), help: ArgumentHelp("Most frames one scan request may process.", valueName: "n"))
+    @Option(name: .customLong("max-frames"), parsing: .unconditional, help: ArgumentHelp("Most frames one scan request may process.", valueName: "n"))
     var maxFrames: Int = 300
 
-    @Option(help: ArgumentHelp("Seconds a request may take before 503.", valueName: "s"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds a request may take before 503.", valueName: "s"))
     var timeout: Double = 30
 
     @Option(
-        name: .customLong("idle-timeout"),
+        name: .customLong("idle-timeout"), parsing: .unconditional,
         help: ArgumentHelp("Seconds a silent connection (or half a request head) stays open.", valueName: "s"))
     var idleTimeout: Double = 30
 
-    @Option(name: .customLong("max-connections"), help: ArgumentHelp("Connections open at once.", valueName: "n"))
+    @Option(name: .customLong("max-connections"), parsing: .unconditional, help: ArgumentHelp("Connections open at once.", valueName: "n"))
     var maxConnections: Int = 512
 
     /// Each limit's range: wide enough for any real deployment, narrow enough that no arithmetic on

@@ -55,8 +55,11 @@ struct SharpestCommand: ParsableCommand {
             let options: SharpnessOptions = noiseResistant ? .noiseResistant : .plain
             var photos: [(file: String, frame: Frame, score: SharpnessScore)] = []
             for file in files {
+                LibraryDiagnostics.reading(file)
                 let frame = try Frame(contentsOf: file).oriented()
-                photos.append((file, frame, try Sharpness.measure(frame, options: options)))
+                do {
+                    photos.append((file, frame, try Sharpness.measure(frame, options: options)))
+                } catch { throw error.about(file) }
             }
             photos.sort { $0.score > $1.score }
             let ranked = photos.enumerated().map {

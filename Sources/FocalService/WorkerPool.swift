@@ -101,20 +101,22 @@ public final class WorkerPool: Sendable {
         let deadline = Deadline(instant: MonotonicClock.now() + timeout, pool: self)
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let once = ResumeOnce(continuation)
+            // Whichever comes first answers: the job (done, or stopped at a checkpoint past its
+            // deadline) or the timer. A timeout is counted once, whichever answered it.
+            let answer: @Sendable (Result<T, any Error>) -> Void = { [self] result in
+                guard once.resume(with: result) else { return }
+                if case .failure(let error) = result, error as? Refusal == .timedOut { counts.withLock { $0.timedOut += 1 } }
+            }
             let admitted = queue.add(limit: queueDepth, workers: workers) {
                 // A job whose time ran out while it waited is not started.
-                let result: Result<T, any Error> =
-                    deadline.hasPassed ? .failure(Refusal.timedOut) : Result { try body(deadline) }
-                once.resume(with: result)
+                answer(deadline.hasPassed ? .failure(Refusal.timedOut) : Result { try body(deadline) })
             }
             guard admitted else {
                 counts.withLock { $0.refused += 1 }
                 once.resume(with: .failure(Refusal.overloaded))
                 return
             }
-            timer.asyncAfter(deadline: .now() + max(0, timeout)) { [self] in
-                if once.resume(with: .failure(Refusal.timedOut)) { counts.withLock { $0.timedOut += 1 } }
-            }
+            timer.asyncAfter(deadline: .now() + max(0, timeout)) { answer(.failure(Refusal.timedOut)) }
         }
     }
 }

@@ -59,6 +59,12 @@ public struct FocalError: Error, Sendable, Equatable, CustomStringConvertible, L
         self.reason = reason
     }
 
+    /// The same error about `path`, when it names no file of its own: for a step that works on
+    /// pixels already read, so that the message still says which file they came from.
+    public func about(_ path: String) -> FocalError {
+        self.path == nil ? FocalError(kind, operation: operation, path: path, reason: reason) : self
+    }
+
     public var description: String {
         var text = "Cannot \(operation)"
         if let path { text += " '\(path)'" }

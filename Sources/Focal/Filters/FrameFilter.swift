@@ -35,7 +35,7 @@ public enum FrameFilter: Sendable, Hashable {
         case .grayscale:
             if frame.format == .yuv420 {
                 for plane in 1...2 {
-                    frame.withUnsafeMutableBytes(plane: plane) { $0.initializeMemory(as: UInt8.self, repeating: 128) }
+                    _ = frame.withUnsafeMutableBytes(plane: plane) { $0.initializeMemory(as: UInt8.self, repeating: 128) }
                 }
             } else if frame.format != .gray8 {
                 frame = try frame.converted(to: .gray8).converted(to: frame.format)

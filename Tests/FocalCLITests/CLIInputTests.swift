@@ -1,0 +1,102 @@
+import Focal
+import Foundation
+import Testing
+
+/// What a user gets for unusual input and options: usage errors that say what to type, messages
+/// that name the file, library diagnostics as Focal's own warnings, Ctrl-C honoured, nothing left
+/// behind on failure.
+@Suite struct CLIInputTests {
+    @Test(arguments: [
+        (["overlay", "in.png", "-o", "out.png", "--quality", "500"], "--quality"),
+        (["overlay", "in.png", "-o", "out.png", "--fps", "inf"], "--fps"),
+        (["overlay", "in.png", "-o", "out.png", "--types", ""], "--types"),
+        (["overlay", "in.png", "-o", "out.png", "--frames", "-5"], "--frames"),
+        (["detect", "in.png", "--types", " , "], "--types"),
+        (["detect", "in.png", "--max-features", "-1"], "--max-features"),
+        (["scan", "in.png", "--max-documents", "-2"], "--max-documents"),
+        (["serve", "--timeout", "-3"], "--timeout"),
+    ])
+    func optionsOutOfRangeAreUsageErrorsNamingTheOption(arguments: [String], option: String) throws {
+        let run = try CLIRun(arguments)
+        #expect(run.status == 2, "\(arguments): \(run.error)")
+        #expect(run.error.contains(option), "\(run.error)")
+        #expect(!run.error.contains("Missing value"), "a negative number is a value, not a missing one: \(run.error)")
+    }
+
+    @Test func aQuotedGlobOfImagesIsASequenceNotAMissingFile() throws {
+        let scratch = Scratch()
+        try FileManager.default.createDirectory(atPath: scratch.path + "/shots", withIntermediateDirectories: true)
+        for index in 1...3 {
+            try Frame(width: 96, height: 64, format: .bgr8, color: Color(white: Double(index) / 4)).write(
+                to: scratch.path + "/shots/\(index).jpg")
+        }
+        let run = try CLIRun([
+            "overlay", scratch.path + "/shots/*.jpg", "-o", scratch.path + "/shots.mp4", "--fps", "10", "--types", "none",
+        ])
+        #expect(run.status == 0, "\(run.error)")
+        var frames = 0
+        let reader = try VideoReader(path: scratch.path + "/shots.mp4")
+        while try reader.read() != nil { frames += 1 }
+        #expect(frames == 3)
+    }
+
+    @Test func libraryDiagnosticsBecomeWarningsNamingTheFile() throws {
+        let scratch = Scratch()
+        var jpeg = try Frame(width: 320, height: 240, format: .bgr8, color: Color(white: 0.5)).encoded(as: .jpeg, quality: 0.9)
+        // Damage the entropy-coded data, keeping the headers and the end-of-image marker.
+        for index in (jpeg.count / 2)..<(jpeg.count / 2 + 64) { jpeg[index] = 0xFF }
+        let path = scratch.path + "/damaged.jpg"
+        try Data(jpeg).write(to: URL(fileURLWithPath: path))
+        let run = try CLIRun(["detect", path])
+        let lines = run.error.split(separator: "\n")
+        #expect(!lines.isEmpty, "libjpeg reports the damage")
+        for line in lines {
+            #expect(line.hasPrefix("focal: warning: '\(path)': libjpeg: "), "raw library output: \(line)")
+        }
+    }
+
+    @Test func sharpnessErrorsNameTheFile() throws {
+        let scratch = Scratch()
+        let path = scratch.path + "/tiny.png"
+        try Frame(width: 2, height: 2, format: .gray8, color: Color(white: 0.5)).write(to: path)
+        let run = try CLIRun(["sharpest", path])
+        #expect(run.status == 1)
+        #expect(run.error.contains("'\(path)'"), "\(run.error)")
+    }
+
+    @Test func aFailedScanLeavesNoFolder() throws {
+        let scratch = Scratch()
+        let input = scratch.path + "/not-a-video.mp4"
+        try Data("not a video".utf8).write(to: URL(fileURLWithPath: input))
+        let run = try CLIRun(["scan", input, "--out", scratch.path + "/scans"])
+        #expect(run.status == 1)
+        #expect(run.error.contains(input), "\(run.error)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path + "/scans"))
+    }
+
+    @Test func interruptingAnImageOverlayWritesNothing() throws {
+        let scratch = Scratch()
+        // Large enough that the four detectors take seconds in any build.
+        let input = scratch.path + "/large.png"
+        var frame = try Frame(width: 4000, height: 3000, format: .bgr8, color: Color(white: 0.8))
+        for index in 0..<40 {
+            try frame.text("line \(index) of a page", at: Point(x: 200, y: Double(100 + index * 70)), size: 40, color: .black, weight: 2)
+        }
+        try frame.write(to: input)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLIRun.binary)
+        process.arguments = ["overlay", input, "-o", scratch.path + "/out.png", "--types", "rectangle,text,face,qr"]
+        process.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        usleep(1_500_000)
+        #expect(process.isRunning, "the overlay should still be detecting")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 130, "\(message)")
+        #expect(message.contains("interrupted"))
+        #expect(scratch.contents == ["large.png"], "no output and no temporary file: \(scratch.contents)")
+    }
+}
