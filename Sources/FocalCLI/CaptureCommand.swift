@@ -12,13 +12,13 @@ struct CaptureCommand: ParsableCommand {
         commandName: "capture",
         abstract: "Capture RAW + processed pairs, or a burst ranked by sharpness, from a camera.",
         discussion: """
-            Each shot is saved as a pair under one capture ID in the output folder: ID.raw, the \\
-            frame exactly as the camera delivered it (a one-line header, then its bytes), and \\
-            ID.jpg, the frame after --filter. manifest.json lists the pairs; a pair appears there \\
+            Each shot is saved as a pair under one capture ID in the output folder: ID.raw, the \
+            frame exactly as the camera delivered it (a one-line header, then its bytes), and \
+            ID.jpg, the frame after --filter. manifest.json lists the pairs; a pair appears there \
             only once both files are complete.
 
-            --burst N takes N frames in a row (or one per --bracket exposure, where the camera has \\
-            manual exposure) and ranks them by the variance of the Laplacian, sharpest first. \\
+            --burst N takes N frames in a row (or one per --bracket exposure, where the camera has \
+            manual exposure) and ranks them by the variance of the Laplacian, sharpest first. \
             --video plays a video file as a stand-in camera.
 
             EXAMPLES

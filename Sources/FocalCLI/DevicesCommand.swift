@@ -6,7 +6,7 @@ struct DevicesCommand: ParsableCommand {
         commandName: "devices",
         abstract: "List the cameras (V4L2 devices) and the formats and sizes each offers.",
         discussion: """
-            Opens every /dev/videoN that is a capture device and lists its pixel formats and frame \\
+            Opens every /dev/videoN that is a capture device and lists its pixel formats and frame \
             sizes, as `v4l2-ctl --list-formats-ext` does. Formats Focal reads are marked with *.
 
             EXAMPLES

@@ -11,12 +11,12 @@ struct OverlayCommand: ParsableCommand {
         commandName: "overlay",
         abstract: "Draw detected documents (and faces, QR codes) onto every frame and write the result.",
         discussion: """
-            Reads a video, an image sequence (a folder, or a quoted glob) or a single image, and \\
-            writes a copy with every detected feature drawn on it: a translucent quad, its corners \\
-            and a label (type, track, confidence, and sharpness for documents), plus each frame's \\
-            number, time and sharpness in the corner. Video goes out as H.264 in .mp4 at the \\
-            source's frame rate, without audio, unless --codec or the extension says otherwise; an \\
-            image goes out as an image. The output appears only when complete: an error or Ctrl-C \\
+            Reads a video, an image sequence (a folder, or a quoted glob) or a single image, and \
+            writes a copy with every detected feature drawn on it: a translucent quad, its corners \
+            and a label (type, track, confidence, and sharpness for documents), plus each frame's \
+            number, time and sharpness in the corner. Video goes out as H.264 in .mp4 at the \
+            source's frame rate, without audio, unless --codec or the extension says otherwise; an \
+            image goes out as an image. The output appears only when complete: an error or Ctrl-C \
             leaves nothing behind. Decoding, detection and encoding overlap across cores.
 
             EXAMPLES

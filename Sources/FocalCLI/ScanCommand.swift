@@ -16,10 +16,10 @@ struct ScanCommand: ParsableCommand {
         commandName: "scan",
         abstract: "Find each document in a video or photo and write a flat, perspective-corrected scan of it.",
         discussion: """
-            For a video, each document is followed from frame to frame and scanned from the frame \\
-            where it is sharpest (measured inside the document). For a photo, every document in it \\
-            is scanned. For each document, DIR receives document-N.png (the flat scan, at the \\
-            page's true proportions and the source's full resolution), document-N-best.jpg (the \\
+            For a video, each document is followed from frame to frame and scanned from the frame \
+            where it is sharpest (measured inside the document). For a photo, every document in it \
+            is scanned. For each document, DIR receives document-N.png (the flat scan, at the \
+            page's true proportions and the source's full resolution), document-N-best.jpg (the \
             frame it came from, with the document outlined) and an entry in summary.json.
 
             EXAMPLES

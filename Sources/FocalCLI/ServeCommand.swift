@@ -11,7 +11,7 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve document detection and scanning over HTTP, for scanner apps.",
         discussion: """
             JSON under /v1 (documented in docs/openapi.yaml):
-              GET  /v1/health              status, version, workers busy and waiting
+              GET  /v1/health              status, version, workers busy and waiting (also HEAD)
               POST /v1/detect              one image (raw body or multipart) → features, as focal detect --json
                                            query: types=rectangle,text,face,qr accuracy=low|high maxFeatures=N
               POST /v1/scan                a burst (multipart images) or a short video → per document: best frame,
@@ -19,10 +19,20 @@ struct ServeCommand: AsyncParsableCommand {
               GET  /v1/scans/{id}          a flat scan as JPEG
               GET  /metrics                Prometheus text: requests, latencies, frames processed, pool load
 
-            Detection runs on --workers threads, never on the event loop. Up to --queue requests wait \\
-            for a worker; beyond that a request gets 503 with Retry-After. Malformed input gets a 4xx \\
-            JSON error naming the reason, and the server keeps serving. It listens on loopback unless \\
-            --host says otherwise. SIGINT or SIGTERM stops it after the requests in flight.
+            Detection runs on --workers threads of their own, never on the event loop, so health and \
+            metrics answer however busy they are. Up to --queue requests wait for a worker; beyond \
+            that a request gets 503 with Retry-After. A request still running at --timeout gets 503 \
+            then, and its work stops at the next stage. It listens on loopback unless --host says \
+            otherwise. SIGINT or SIGTERM stops it after the requests in flight.
+
+            Every error is JSON and names no server path: 422 for input that does not decode, 415 \
+            for a format Focal does not read, 413 over a limit (a Content-Length over --max-body-mb \
+            is refused before the body is read, an image over --max-pixels before it is decoded), \
+            400 for a malformed request, 404 and 405 for wrong paths and methods, and 500 only for a \
+            fault of the server's own, whose details go to the log. Videos are read from memory as \
+            MP4/MOV, Matroska/WebM or AVI only, so an upload can never make the server open another \
+            file. A connection idle for --idle-timeout seconds is closed. If a detector's model is \
+            missing at start-up, the log names the file and /v1/health answers 503.
 
             EXAMPLES
               focal serve

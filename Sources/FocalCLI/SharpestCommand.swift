@@ -12,9 +12,9 @@ struct SharpestCommand: ParsableCommand {
         commandName: "sharpest",
         abstract: "Rank photos from sharpest to blurriest by the variance of the Laplacian.",
         discussion: """
-            Measures each photo as Apple's "Finding the Sharpest Image" sample does (the 3×3 \\
-            Laplacian of the luma, on the photo shrunk to 1280 pixels) and prints the ranking, \\
-            sharpest first. --laplacian writes each photo's Laplacian as a picture; --sheet draws \\
+            Measures each photo as Apple's "Finding the Sharpest Image" sample does (the 3×3 \
+            Laplacian of the luma, on the photo shrunk to 1280 pixels) and prints the ranking, \
+            sharpest first. --laplacian writes each photo's Laplacian as a picture; --sheet draws \
             the ranking as one picture, a row per photo with its Laplacian beside it.
 
             EXAMPLES

@@ -23,6 +23,14 @@ import Testing
         #expect(!run.error.contains("Missing value"), "a negative number is a value, not a missing one: \(run.error)")
     }
 
+    @Test(arguments: ["detect", "overlay", "scan", "sharpest", "capture", "devices", "serve"])
+    func helpReadsAsProseWithoutLineContinuationMarks(command: String) throws {
+        let help = try CLIRun([command, "--help"])
+        #expect(help.status == 0)
+        #expect(help.output.contains("EXAMPLES") || command == "devices")
+        #expect(!help.output.contains("\\"), "a backslash from the source's line continuations: \(help.output)")
+    }
+
     @Test func aQuotedGlobOfImagesIsASequenceNotAMissingFile() throws {
         let scratch = Scratch()
         try FileManager.default.createDirectory(atPath: scratch.path + "/shots", withIntermediateDirectories: true)
