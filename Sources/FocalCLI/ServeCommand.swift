@@ -76,6 +76,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-connections"), parsing: .unconditional, help: ArgumentHelp("Connections open at once.", valueName: "n"))
     var maxConnections: Int = 512
 
+    @Option(
+        name: .customLong("text-model"),
+        help: ArgumentHelp("The text model (default: searched as focal detect does; see Models/README.md).", valueName: "path"))
+    var textModel: String?
+
     /// Each limit's range: wide enough for any real deployment, narrow enough that no arithmetic on
     /// it can overflow (body bytes are MiB << 20, pixels are megapixels × 10⁶).
     static let ranges = (
@@ -106,6 +111,7 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = ServiceConfiguration()
         configuration.host = host
         configuration.port = port
+        configuration.textModelPath = textModel
         if let workers {
             configuration.workers = workers
             configuration.queueDepth = 4 * workers

@@ -28,14 +28,13 @@ public struct FocalServer: Sendable {
         self.configuration = configuration
         pool = WorkerPool(workers: configuration.workers, queueDepth: configuration.queueDepth)
         scans = ScanStore(capacity: configuration.keptScans)
-        unavailableTypes = Self.checkDetectors()
+        unavailableTypes = Self.checkDetectors(DetectRequest(textModelPath: configuration.textModelPath).options)
     }
 
     /// Builds one detector of each type as requests will, so that a missing model shows at
     /// start-up rather than on the first request that needs it.
-    static func checkDetectors() -> [FeatureType] {
-        let options = DetectRequest().options
-        return FeatureType.allCases.filter { type in
+    static func checkDetectors(_ options: DetectorOptions) -> [FeatureType] {
+        FeatureType.allCases.filter { type in
             do {
                 _ = try Detector(type: type, options: options)
                 return false
@@ -108,7 +107,7 @@ public struct FocalServer: Sendable {
         router.post("v1/detect") { request, _ in
             await answer("detect") { () async throws(ServiceError) -> Response in
                 let query = Self.query(request)
-                let detectRequest = try DetectRequest(query: query)
+                let detectRequest = try DetectRequest(query: query, textModelPath: configuration.textModelPath)
                 let uploads = try await uploads(of: request)
                 guard uploads.count == 1 else { throw ServiceError(400, "send one image to detect (got \(uploads.count) files)") }
                 let configuration = configuration

@@ -33,9 +33,10 @@ struct DetectRequest: Sendable {
     var types: [FeatureType] = [.rectangle]
     var options = DetectorOptions(maximumFeatureCount: 1)
 
-    init() {}
+    init(textModelPath: String? = nil) { options.text.modelPath = textModelPath }
 
-    init(query: [String: String]) throws(ServiceError) {
+    init(query: [String: String], textModelPath: String?) throws(ServiceError) {
+        self.init(textModelPath: textModelPath)
         if let list = query["types"] {
             var parsed: [FeatureType] = []
             for name in list.split(separator: ",") {

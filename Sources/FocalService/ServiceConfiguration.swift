@@ -28,6 +28,10 @@ public struct ServiceConfiguration: Sendable {
     public var maximumConnections: Int = 512
     /// Flat scans kept for `GET /v1/scans/{id}`, oldest dropped first.
     public var keptScans: Int = 64
+    /// The text model (PP-OCRv4's DB network), or nil to search where ``Detector`` does
+    /// (`$FOCAL_MODELS`, a `Models` folder beside or above the executable, `/usr/local/share`).
+    /// Checked at start-up: if it is missing, text detection is unavailable and health is 503.
+    public var textModelPath: String? = nil
 
     public init() {}
 }

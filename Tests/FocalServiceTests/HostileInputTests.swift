@@ -164,6 +164,25 @@ import Testing
         try await Self.expectAlive(live, after: "damaged videos")
     }
 
+    @Test func aMissingModelFailsReadinessAndNoAnswerNamesItsPath() async throws {
+        let missing = "/nonexistent-focal-models/ppocr-v4-det.onnx"
+        let live = try await LiveServer { $0.textModelPath = missing }
+        #expect(live.server.unavailableTypes == [.text])
+        let health = try await live.request("GET", "/v1/health")
+        #expect(health.status == 503)
+        #expect(health.json["status"] as? String == "unavailable")
+        #expect(health.json["unavailableTypes"] as? [String] == ["text"])
+        let text = try await live.request(
+            "POST", "/v1/detect?types=text", body: try Scenes.jpeg(blur: 0), contentType: "image/jpeg")
+        Self.expectJSONError(text, 503...503, "text detection without its model")
+        for reply in [health, text] {
+            #expect(!String(decoding: reply.body, as: UTF8.self).contains("nonexistent"), "a server path in an answer")
+        }
+        // The other detectors still work.
+        let rectangle = try await live.request("POST", "/v1/detect", body: try Scenes.jpeg(blur: 0), contentType: "image/jpeg")
+        #expect(rectangle.status == 200)
+    }
+
     @Test func theHTTPLayerAnswersAsAProxyExpects() async throws {
         let live = try await LiveServer {
             $0.maximumBodyBytes = 1 << 20; $0.idleTimeout = 1
