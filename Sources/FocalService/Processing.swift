@@ -102,11 +102,17 @@ enum Processing {
                 throw ServiceError(
                     413, "the video is \(reader.width)x\(reader.height), over the limit of \(limits.maximumImagePixels) pixels")
             }
-            while let frame = try reader.read() { try each(frame) }
+            var frames = 0
+            while let frame = try reader.read() {
+                frames += 1
+                try each(frame)
+            }
+            guard frames > 0 else { throw ServiceError(422, "'\(upload.name)' holds no frame that decodes") }
         } catch let error as ServiceError {
             throw error
         } catch let error as FocalError {
-            throw ServiceError(processing: error, what: "'\(upload.name)'")
+            // The reader's reasons name the upload themselves.
+            throw ServiceError(processing: error, what: "the video")
         } catch {
             throw ServiceError(internal: error, what: "reading '\(upload.name)'")
         }
