@@ -195,7 +195,7 @@ struct OverlayCommand: ParsableCommand {
                 try overlayStream(options)
             }
         } catch {
-            if error.reason == "interrupted" {
+            if error.kind == .interrupted {
                 printError("interrupted: nothing was written to '\(output)'")
                 throw ExitCode(130)
             }
@@ -208,7 +208,7 @@ struct OverlayCommand: ParsableCommand {
         // Ctrl-C is honoured between stages (a detector runs for up to a few seconds on a large
         // photo) and always before the output is written.
         func stopIfInterrupted() throws(FocalError) {
-            if Interrupt.requested { throw FocalError(.unavailable, operation: "draw the overlay", path: input, reason: "interrupted") }
+            if Interrupt.requested { throw FocalError(.interrupted, operation: "draw the overlay", path: input, reason: "interrupted") }
         }
         var frame = try Frame(contentsOf: input).oriented()
         var features: [any Feature] = []

@@ -38,6 +38,9 @@ public struct FocalError: Error, Sendable, Equatable, CustomStringConvertible, L
         case deviceDisconnected
         /// A feature that is not available yet, or not in this build.
         case unavailable
+        /// The work was stopped on request (Ctrl-C, or a caller's cancellation check) before it
+        /// finished; nothing was written.
+        case interrupted
         /// OpenCV raised an exception.
         case openCV
         /// Something Focal did not expect; please report it.

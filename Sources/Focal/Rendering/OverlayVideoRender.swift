@@ -69,7 +69,7 @@ public final class OverlayVideoRender {
     /// Renders every frame of the source that `makeSource` opens into a video at path.
     /// `makeSource` is called twice when ``Options/marksSharpest`` is on. `progress` is called
     /// after each frame; when `isCancelled` returns true, rendering stops, nothing is written at
-    /// path, and the error is `.unavailable` with the reason "interrupted".
+    /// path, and the error is `.interrupted`.
     public func render(
         _ makeSource: () throws(FocalError) -> any FrameSource, to path: String,
         progress: (Progress) -> Void = { _ in }, isCancelled: () -> Bool = { false }
@@ -123,7 +123,7 @@ public final class OverlayVideoRender {
             let overlay = OverlayRenderer(style: options.style)
             while let original = try source.nextFrame() {
                 if isCancelled() {
-                    throw FocalError(.unavailable, operation: "render overlay", path: path, reason: "interrupted")
+                    throw FocalError(.interrupted, operation: "render overlay", path: path, reason: "interrupted")
                 }
                 var features: [any Feature] = []
                 for detector in detectors { features += try detector.features(in: original) }
@@ -186,7 +186,7 @@ public final class OverlayVideoRender {
         let scanner = try DocumentScanner(detector: options.detector)
         var scans: [DocumentScan] = []
         while let frame = try source.nextFrame() {
-            if isCancelled() { throw FocalError(.unavailable, operation: "render overlay", reason: "interrupted") }
+            if isCancelled() { throw FocalError(.interrupted, operation: "render overlay", reason: "interrupted") }
             scans += try scanner.process(frame).finished
         }
         scans += scanner.finish()
