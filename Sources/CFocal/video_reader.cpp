@@ -31,7 +31,10 @@ struct cfocal_video_reader {
     cfocal_video_info info{};
 
     [[noreturn]] void fail_reading(int code, const std::string &what) const {
-        if (untrusted && code != AVERROR(ENOMEM)) {
+        if (untrusted) {
+            // An upload is at most a few tens of MiB: when libav cannot allocate for it, the
+            // container declared sizes no real video has (av_malloc refuses anything over 2 GiB).
+            if (code == AVERROR(ENOMEM)) fail(CFOCAL_ERR_DECODE, what + ": it declares sizes no real video has");
             cfocal_status status = av_status(code) == CFOCAL_ERR_UNSUPPORTED ? CFOCAL_ERR_UNSUPPORTED : CFOCAL_ERR_DECODE;
             fail(status, what + ": " + av_message(code));
         }
@@ -249,8 +252,7 @@ cfocal_status cfocal_video_reader_open_memory(const uint8_t *bytes, size_t count
         // On failure avformat_open_input frees the context (not the custom I/O, which r still owns).
         if (code < 0) {
             r->format = nullptr;
-            cfocal_status status = code == AVERROR(ENOMEM) ? CFOCAL_ERR_INTERNAL : CFOCAL_ERR_DECODE;
-            fail(status, "'" + r->path + "' is damaged or not a video: " + av_message(code));
+            r->fail_reading(code, "'" + r->path + "' is damaged or not a video");
         }
         open_video_stream(r.get(), threads, max_pixels);
         *out = r.release();
