@@ -26,7 +26,7 @@ build: deps
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= request-body image-upload video-upload
 fuzz: deps
-	scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_SEED=$(FUZZ_SEED) scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 ## Schemathesis against a live server over docs/openapi.yaml: every answer as documented, no 5xx.
 SPEC_EXAMPLES ?= 2000

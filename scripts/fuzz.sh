@@ -4,6 +4,8 @@
 #   scripts/fuzz.sh [seconds per target] [target ...]
 #   FUZZ_SECONDS=600 make fuzz                      every target for ten minutes
 #   make fuzz FUZZ_TARGETS=request-body FUZZ_SECONDS=60
+#   FUZZ_RUNS=20000 FUZZ_SEED=18 make fuzz          a fixed number of inputs from a fixed seed:
+#                                                   the same inputs on every run (what CI does)
 #
 # Each target starts from its committed corpus (Fuzz/Corpus/<target>); inputs that reach new
 # code go to .build/fuzz/corpus/<target>, crashes to .build/fuzz/artifacts. A crash fails the run:
@@ -38,17 +40,22 @@ failed=0
 for target in "${targets[@]}"; do
     mkdir -p "$scratch/corpus/$target"
     log=$scratch/logs/$target.log
-    echo "fuzz: running fuzz-$target for ${seconds} s (log: $log)"
+    what="$seconds s"
+    [[ -n ${FUZZ_RUNS:-} ]] && what="$FUZZ_RUNS inputs"
+    echo "fuzz: running fuzz-$target for $what${FUZZ_SEED:+ from seed $FUZZ_SEED} (log: $log)"
     status=0
+    budget=(-max_total_time="$seconds")
+    [[ -n ${FUZZ_RUNS:-} ]] && budget=(-runs="$FUZZ_RUNS")
+    [[ -n ${FUZZ_SEED:-} ]] && budget+=(-seed="$FUZZ_SEED")
     # -timeout: an input that takes longer than 20 s is a hang; -rss_limit_mb: one that needs
     # more than 3 GB is a memory bomb. Both count as crashes.
-    "$scratch/debug/fuzz-$target" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=3072 -max_len=65536 \
+    "$scratch/debug/fuzz-$target" "${budget[@]}" -timeout=20 -rss_limit_mb=3072 -max_len=65536 \
         -print_final_stats=1 -artifact_prefix="$scratch/artifacts/$target-" \
         "$scratch/corpus/$target" "Fuzz/Corpus/$target" >"$log" 2>&1 || status=$?
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
     coverage=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+' || echo "?")
     if [[ $status -eq 0 ]]; then
-        echo "fuzz: fuzz-$target: $runs inputs in $seconds s, 0 crashes (coverage $coverage edges of Focal's own code)"
+        echo "fuzz: fuzz-$target: $runs inputs, 0 crashes (coverage $coverage edges of Focal's own code)"
     else
         failed=1
         echo "fuzz: fuzz-$target FAILED after $runs inputs (exit $status); the input is in $scratch/artifacts:" >&2
