@@ -1,4 +1,5 @@
 import ArgumentParser
+import Dispatch
 import FocalService
 
 #if canImport(Glibc)
@@ -81,6 +82,13 @@ struct ServeCommand: AsyncParsableCommand {
         help: ArgumentHelp("The text model (default: searched as focal detect does; see Models/README.md).", valueName: "path"))
     var textModel: String?
 
+    @Option(
+        name: .customLong("api-keys"),
+        help: ArgumentHelp(
+            "A file of API keys, one per line: /v1 requests (but health) then need Authorization: Bearer <key>. Re-read on SIGHUP.",
+            valueName: "file"))
+    var apiKeysFile: String?
+
     /// Each limit's range: wide enough for any real deployment, narrow enough that no arithmetic on
     /// it can overflow (body bytes are MiB << 20, pixels are megapixels × 10⁶).
     static let ranges = (
@@ -112,6 +120,28 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.host = host
         configuration.port = port
         configuration.textModelPath = textModel
+        var reloadKeys: (any DispatchSourceSignal)?
+        if let apiKeysFile {
+            let keys: APIKeys
+            do { keys = try APIKeys(path: apiKeysFile) } catch {
+                printError(error.reason)
+                throw ExitCode(1)
+            }
+            configuration.apiKeys = keys
+            // SIGHUP re-reads the file: keys rotate without a restart. A file that has become
+            // unreadable or empty leaves the keys in use.
+            signal(SIGHUP, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: SIGHUP)
+            source.setEventHandler {
+                switch keys.reload() {
+                case .success(let count): printError("re-read \(count) API key(s) from '\(apiKeysFile)'")
+                case .failure(let error): printError("\(error.reason); the keys in use stay")
+                }
+            }
+            source.resume()
+            reloadKeys = source
+        }
+        defer { reloadKeys?.cancel() }
         if let workers {
             configuration.workers = workers
             configuration.queueDepth = 4 * workers

@@ -82,6 +82,7 @@ public struct FocalServer: Sendable {
     func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: JSONErrorMiddleware(routes: Self.routes))
+        if let keys = configuration.apiKeys { router.add(middleware: APIKeyMiddleware(keys: keys)) }
         let health: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
             let load = pool.load
             let ready = unavailableTypes.isEmpty

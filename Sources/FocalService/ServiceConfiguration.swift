@@ -32,6 +32,9 @@ public struct ServiceConfiguration: Sendable {
     /// (`$FOCAL_MODELS`, a `Models` folder beside or above the executable, `/usr/local/share`).
     /// Checked at start-up: if it is missing, text detection is unavailable and health is 503.
     public var textModelPath: String? = nil
+    /// When set, every `/v1` request but health needs `Authorization: Bearer <key>` with one of
+    /// these keys (401 otherwise). Nil: no authentication, for a server only a proxy can reach.
+    public var apiKeys: APIKeys? = nil
 
     public init() {}
 }

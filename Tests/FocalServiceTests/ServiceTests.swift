@@ -37,11 +37,14 @@ final class LiveServer: Sendable {
         var reason: String { ((json["error"] as? [String: Any])?["reason"] as? String) ?? "" }
     }
 
-    func request(_ method: String, _ path: String, body: Data? = nil, contentType: String? = nil) async throws -> Reply {
+    func request(
+        _ method: String, _ path: String, body: Data? = nil, contentType: String? = nil, headers extra: [String: String] = [:]
+    ) async throws -> Reply {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = method
         request.httpBody = body
         if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+        for (name, value) in extra { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await URLSession.shared.data(for: request)
         let http = response as! HTTPURLResponse
         var headers: [String: String] = [:]
