@@ -13,6 +13,8 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             JSON under /v1 (documented in docs/openapi.yaml):
               GET  /v1/health              status, version, workers busy and waiting (also HEAD)
+              GET  /v1/health/live         200 while the process answers (Kubernetes' liveness probe)
+              GET  /v1/health/ready        200 while it takes requests; 503 once draining or a model is missing
               POST /v1/detect              one image (raw body or multipart) → features, as focal detect --json
                                            query: types=rectangle,text,face,qr accuracy=low|high maxFeatures=N
               POST /v1/scan                a burst (multipart images) or a short video → per document: best frame,
@@ -24,7 +26,9 @@ struct ServeCommand: AsyncParsableCommand {
             metrics answer however busy they are. Up to --queue requests wait for a worker; beyond \
             that a request gets 503 with Retry-After. A request still running at --timeout gets 503 \
             then, and its work stops at the next stage. It listens on loopback unless --host says \
-            otherwise. SIGINT or SIGTERM stops it after the requests in flight.
+            otherwise. On SIGTERM or SIGINT it drains: /v1/health/ready answers 503 for \
+            --drain-delay seconds while requests are still served, then the listener closes and the \
+            requests in flight get --grace seconds to finish; it exits 0.
 
             Every error is JSON and names no server path: 422 for input that does not decode, 415 \
             for a format Focal does not read, 413 over a limit (a Content-Length over --max-body-mb \
@@ -78,6 +82,18 @@ struct ServeCommand: AsyncParsableCommand {
     var maxConnections: Int = 512
 
     @Option(
+        name: .customLong("drain-delay"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Seconds after SIGTERM during which /v1/health/ready answers 503 and requests are still served.",
+            valueName: "s"))
+    var drainDelay: Double = 0
+
+    @Option(
+        name: .customLong("grace"), parsing: .unconditional,
+        help: ArgumentHelp("Seconds the requests in flight at shutdown have to finish.", valueName: "s"))
+    var grace: Double = 30
+
+    @Option(
         name: .customLong("text-model"),
         help: ArgumentHelp("The text model (default: searched as focal detect does; see Models/README.md).", valueName: "path"))
     var textModel: String?
@@ -113,6 +129,8 @@ struct ServeCommand: AsyncParsableCommand {
         try check("--timeout", timeout, ranges.seconds)
         try check("--idle-timeout", idleTimeout, ranges.seconds)
         try check("--max-connections", maxConnections, ranges.connections)
+        try check("--drain-delay", drainDelay, 0...3600)
+        try check("--grace", grace, ranges.seconds)
     }
 
     func run() async throws {
@@ -153,6 +171,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.requestTimeout = timeout
         configuration.idleTimeout = idleTimeout
         configuration.maximumConnections = maxConnections
+        configuration.drainDelay = drainDelay
+        configuration.gracePeriod = grace
         let host = self.host, workers = configuration.workers
         // The server stops gracefully on SIGINT and SIGTERM; a parent may have started us with them
         // ignored or blocked (both survive exec), which would leave Ctrl-C without effect.

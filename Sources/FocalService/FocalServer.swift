@@ -2,7 +2,9 @@ import Focal
 import Hummingbird
 import HummingbirdCore
 import NIOCore
+import ServiceLifecycle
 import Synchronization
+import UnixSignals
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -23,6 +25,8 @@ public struct FocalServer: Sendable {
     /// start-up. While any is missing, `/v1/health` answers 503 so that a load balancer keeps
     /// traffic away; the log names the files.
     public let unavailableTypes: [FeatureType]
+    /// Set on SIGTERM: readiness answers 503 from then on.
+    let draining = DrainFlag()
 
     public init(configuration: ServiceConfiguration = ServiceConfiguration()) {
         self.configuration = configuration
@@ -45,13 +49,41 @@ public struct FocalServer: Sendable {
         }
     }
 
-    /// Serves until the task is cancelled or the process gets SIGINT/SIGTERM. `onListening` gets
-    /// the bound port (useful with port 0).
+    /// Serves until the task is cancelled or the process gets SIGTERM or SIGINT. Then it drains:
+    /// readiness answers 503 for ``ServiceConfiguration/drainDelay`` seconds while requests are
+    /// still served, the listener closes, and the requests in flight get
+    /// ``ServiceConfiguration/gracePeriod`` seconds to finish before they are cancelled.
+    /// `onListening` gets the bound port (useful with port 0).
     public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         // Parallelism comes from the workers, one request each: OpenCV's own threads on top would
         // oversubscribe the cores (measured: 61 % of in-process throughput with them, see README).
         FocalRuntime.setOpenCVThreads(1)
-        try await makeApplication(onListening: onListening).runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: [.init(service: makeApplication(onListening: onListening))], logger: serviceLog)
+        groupConfiguration.maximumGracefulShutdownDuration = .milliseconds(Int64(configuration.gracePeriod * 1000))
+        let services = ServiceGroup(configuration: groupConfiguration)
+        let draining = draining, drainDelay = configuration.drainDelay
+        try await withThrowingTaskGroup(of: Bool.self) { tasks in
+            tasks.addTask {
+                try await services.run()
+                return true
+            }
+            tasks.addTask {
+                for await signal in await UnixSignalsSequence(trapping: .sigterm, .sigint) {
+                    draining.begin()
+                    serviceLog.info("\(signal): draining; the listener closes in \(drainDelay) s")
+                    try? await Task.sleep(for: .milliseconds(Int64(drainDelay * 1000)))
+                    await services.triggerGracefulShutdown()
+                    break
+                }
+                return false
+            }
+            // Done when the server is; the signal watcher may still be waiting.
+            while let serverEnded = try await tasks.next() {
+                if serverEnded { break }
+            }
+            tasks.cancelAll()
+        }
     }
 
     public func makeApplication(onListening: @escaping @Sendable (Int) -> Void = { _ in }) -> some ApplicationProtocol {
@@ -73,6 +105,8 @@ public struct FocalServer: Sendable {
     /// paths gets 405 with `Allow`.
     static let routes: [(path: String, methods: [HTTPRequest.Method])] = [
         ("v1/health", [.get, .head]),
+        ("v1/health/live", [.get, .head]),
+        ("v1/health/ready", [.get, .head]),
         ("metrics", [.get, .head]),
         ("v1/detect", [.post]),
         ("v1/scan", [.post]),
@@ -85,17 +119,32 @@ public struct FocalServer: Sendable {
         if let keys = configuration.apiKeys { router.add(middleware: APIKeyMiddleware(keys: keys)) }
         let health: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
             let load = pool.load
-            let ready = unavailableTypes.isEmpty
+            let status = readiness
+            let ready = status == "ok"
             let response = Self.json(
                 ready ? 200 : 503,
                 Health(
-                    status: ready ? "ok" : "unavailable", version: FocalVersion.string, workers: pool.workers,
+                    status: status, version: FocalVersion.string, workers: pool.workers,
                     busy: load.running, waiting: load.waiting,
-                    unavailableTypes: ready ? nil : unavailableTypes.map(\.rawValue)))
+                    unavailableTypes: unavailableTypes.isEmpty ? nil : unavailableTypes.map(\.rawValue)))
             return request.method == .head ? Response(status: response.status, headers: response.headers) : response
         }
         router.get("v1/health", use: health)
         router.head("v1/health", use: health)
+        // Kubernetes' probes: live while the process answers; ready while it wants new requests.
+        let live: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
+            let response = Self.json(200, Probe(status: "ok"))
+            return request.method == .head ? Response(status: response.status, headers: response.headers) : response
+        }
+        router.get("v1/health/live", use: live)
+        router.head("v1/health/live", use: live)
+        let ready: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
+            let status = readiness
+            let response = Self.json(status == "ok" ? 200 : 503, Probe(status: status))
+            return request.method == .head ? Response(status: response.status, headers: response.headers) : response
+        }
+        router.get("v1/health/ready", use: ready)
+        router.head("v1/health/ready", use: ready)
         let metricsText: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
             let load = pool.load
             metrics.pool(running: load.running, waiting: load.waiting, totals: pool.totals)
@@ -218,6 +267,16 @@ public struct FocalServer: Sendable {
         json(status, ServiceError.Body(error: .init(status: status, reason: reason)), headers: headers)
     }
 
+    /// "ok", "draining" after SIGTERM, or "unavailable" while a detector's model is missing.
+    var readiness: String {
+        if draining.isDraining { return "draining" }
+        return unavailableTypes.isEmpty ? "ok" : "unavailable"
+    }
+
+    struct Probe: Encodable {
+        var status: String
+    }
+
     struct Health: Encodable {
         var status: String
         var version: String
@@ -227,6 +286,13 @@ public struct FocalServer: Sendable {
         /// Present only when a detector's model is missing.
         var unavailableTypes: [String]?
     }
+}
+
+/// Whether the server has begun to drain.
+final class DrainFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    var isDraining: Bool { flag.load(ordering: .relaxed) }
+    func begin() { flag.store(true, ordering: .relaxed) }
 }
 
 /// The last few flat scans, for `GET /v1/scans/{id}`.

@@ -26,6 +26,14 @@ public struct ServiceConfiguration: Sendable {
     public var idleTimeout: Double = 30
     /// Connections open at once; beyond it new ones wait in the listen backlog. Default 512.
     public var maximumConnections: Int = 512
+    /// Seconds between SIGTERM and closing the listener, during which `/v1/health/ready` answers
+    /// 503 while requests are still served, so that a load balancer stops sending new ones first.
+    /// Default 0 (behind nginx, which retries a refused connection elsewhere); 5–10 behind
+    /// Kubernetes, whose endpoints follow readiness a few seconds late.
+    public var drainDelay: Double = 0
+    /// Seconds the requests in flight at shutdown have to finish before they are cancelled.
+    /// Default 30; raising it lets long scans finish during a rolling restart.
+    public var gracePeriod: Double = 30
     /// Flat scans kept for `GET /v1/scans/{id}`, oldest dropped first.
     public var keptScans: Int = 64
     /// The text model (PP-OCRv4's DB network), or nil to search where ``Detector`` does

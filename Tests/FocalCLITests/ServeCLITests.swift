@@ -1,3 +1,4 @@
+import Focal
 import Foundation
 import Testing
 
@@ -34,6 +35,52 @@ import Testing
         while process.isRunning, Date() < stopBy { try await Task.sleep(for: .milliseconds(50)) }
         #expect(!process.isRunning, "SIGINT stops the server")
         #expect(process.terminationStatus == 0)
+    }
+
+    @Test func sigtermDrainsFinishingTheRequestsInFlight() async throws {
+        // A request that takes seconds: a large photo through all four detectors.
+        var photo = try Frame(width: 4000, height: 3000, format: .bgr8, color: Color(white: 0.8))
+        for index in 0..<30 {
+            try photo.text("line \(index) of a page", at: Point(x: 200, y: Double(100 + index * 90)), size: 40, color: .black, weight: 2)
+        }
+        let body = Data(try photo.encoded(as: .png))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLIRun.binary)
+        process.arguments = ["serve", "--port", "0", "--workers", "1", "--drain-delay", "1.5", "--grace", "60"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let line = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+        let port = try #require(line.split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) }, "\(line)")
+        let base = "http://127.0.0.1:\(port)"
+        func status(_ path: String) async -> Int? {
+            guard let (_, response) = try? await URLSession.shared.data(from: URL(string: base + path)!) else { return nil }
+            return (response as? HTTPURLResponse)?.statusCode
+        }
+        #expect(await status("/v1/health/ready") == 200)
+        #expect(await status("/v1/health/live") == 200)
+
+        let slow = Task {
+            var request = URLRequest(url: URL(string: base + "/v1/detect?types=rectangle,text,face,qr")!)
+            request.httpMethod = "POST"
+            request.httpBody = body
+            request.setValue("image/png", forHTTPHeaderField: "Content-Type")
+            request.timeoutInterval = 120
+            let (_, response) = try await URLSession.shared.data(for: request)
+            return (response as? HTTPURLResponse)?.statusCode
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        process.terminate()  // SIGTERM
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(await status("/v1/health/ready") == 503, "ready fails while draining")
+        #expect(await status("/v1/health/live") == 200, "requests are still served during the drain delay")
+        #expect(try await slow.value == 200, "the request in flight finishes")
+        let stopBy = Date().addingTimeInterval(30)
+        while process.isRunning, Date() < stopBy { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!process.isRunning)
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
     }
 
     @Test func badOptionsAreUsageErrors() throws {
