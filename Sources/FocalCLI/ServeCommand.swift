@@ -94,6 +94,23 @@ struct ServeCommand: AsyncParsableCommand {
     var grace: Double = 30
 
     @Option(
+        name: .customLong("scan-dir"),
+        help: ArgumentHelp(
+            "Keep flat scans as files in this folder, shared by every replica (default: the last 64 in this process's memory, for a single process only).",
+            valueName: "dir"))
+    var scanFolder: String?
+
+    @Option(
+        name: .customLong("scan-ttl"), parsing: .unconditional,
+        help: ArgumentHelp("With --scan-dir, seconds a scan stays.", valueName: "s"))
+    var scanLifetime: Double = 3600
+
+    @Option(
+        name: .customLong("scan-store-mb"), parsing: .unconditional,
+        help: ArgumentHelp("With --scan-dir, MiB the folder may hold; the oldest scans go first.", valueName: "mb"))
+    var scanStoreMegabytes: Int = 1024
+
+    @Option(
         name: .customLong("text-model"),
         help: ArgumentHelp("The text model (default: searched as focal detect does; see Models/README.md).", valueName: "path"))
     var textModel: String?
@@ -130,6 +147,8 @@ struct ServeCommand: AsyncParsableCommand {
         try check("--idle-timeout", idleTimeout, ranges.seconds)
         try check("--max-connections", maxConnections, ranges.connections)
         try check("--drain-delay", drainDelay, 0...3600)
+        try check("--scan-ttl", scanLifetime, 1...31_536_000)
+        try check("--scan-store-mb", scanStoreMegabytes, 1...(1 << 30))
         try check("--grace", grace, ranges.seconds)
     }
 
@@ -138,6 +157,14 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.host = host
         configuration.port = port
         configuration.textModelPath = textModel
+        if let scanFolder {
+            do {
+                try configuration.useScanFolder(scanFolder, lifetime: scanLifetime, maximumBytes: scanStoreMegabytes << 20)
+            } catch {
+                printError(error.reason)
+                throw ExitCode(1)
+            }
+        }
         var reloadKeys: (any DispatchSourceSignal)?
         if let apiKeysFile {
             let keys: APIKeys

@@ -20,7 +20,7 @@ public struct FocalServer: Sendable {
     public let configuration: ServiceConfiguration
     public let pool: WorkerPool
     let metrics = ServiceMetrics()
-    let scans: ScanStore
+    let scans: any ScanStore
     /// Feature types this server cannot detect because a model or cascade is missing, found at
     /// start-up. While any is missing, `/v1/health` answers 503 so that a load balancer keeps
     /// traffic away; the log names the files.
@@ -31,7 +31,7 @@ public struct FocalServer: Sendable {
     public init(configuration: ServiceConfiguration = ServiceConfiguration()) {
         self.configuration = configuration
         pool = WorkerPool(workers: configuration.workers, queueDepth: configuration.queueDepth)
-        scans = ScanStore(capacity: configuration.keptScans)
+        scans = configuration.scanStore ?? MemoryScanStore(capacity: configuration.keptScans)
         unavailableTypes = Self.checkDetectors(DetectRequest(textModelPath: configuration.textModelPath).options)
     }
 
@@ -186,7 +186,7 @@ public struct FocalServer: Sendable {
                         if inline {
                             return .init(width: flat.width, height: flat.height, base64: Data(jpeg).base64EncodedString())
                         }
-                        return .init(width: flat.width, height: flat.height, url: "/v1/scans/" + scans.keep(jpeg))
+                        return .init(width: flat.width, height: flat.height, url: "/v1/scans/" + (try scans.keep(jpeg)))
                     }
                 }
                 metrics.framesProcessed(frames)
@@ -196,7 +196,7 @@ public struct FocalServer: Sendable {
         router.get("v1/scans/:id") { _, context in
             await answer("scans") { () async throws(ServiceError) -> Response in
                 guard let id = context.parameters.get("id"), let jpeg = scans.get(id) else {
-                    throw ServiceError(404, "no such scan (scans are kept for the last \(configuration.keptScans) documents)")
+                    throw ServiceError(404, "no such scan (\(scans.retention))")
                 }
                 return Response(
                     status: .ok, headers: [.contentType: "image/jpeg"], body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
@@ -293,24 +293,4 @@ final class DrainFlag: Sendable {
     private let flag = Atomic<Bool>(false)
     var isDraining: Bool { flag.load(ordering: .relaxed) }
     func begin() { flag.store(true, ordering: .relaxed) }
-}
-
-/// The last few flat scans, for `GET /v1/scans/{id}`.
-final class ScanStore: Sendable {
-    private let capacity: Int
-    private let state = Mutex<(order: [String], images: [String: [UInt8]])>(([], [:]))
-
-    init(capacity: Int) { self.capacity = max(1, capacity) }
-
-    func keep(_ jpeg: [UInt8]) -> String {
-        let id = String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        state.withLock { state in
-            state.order.append(id)
-            state.images[id] = jpeg
-            while state.order.count > capacity { state.images[state.order.removeFirst()] = nil }
-        }
-        return id
-    }
-
-    func get(_ id: String) -> [UInt8]? { state.withLock { $0.images[id] } }
 }

@@ -7,7 +7,7 @@ import NIOHTTPTypes
 /// expects: a declared body over the limit gets 413 at once (and `Expect: 100-continue` gets
 /// 100 only when the body will be taken), a URI or header section too long gets 414 or 431, and a
 /// request HTTP cannot parse gets 400, each with a JSON error body. A refused request's connection
-/// is closed, since its body is never read.
+/// is closed, since its body is never used.
 final class RequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -43,7 +43,9 @@ final class RequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        guard let parserError = error as? HTTPParserError, !refused else {
+        // Once refused, the rest of the input is being dropped: its errors are of no interest.
+        if refused { return }
+        guard let parserError = error as? HTTPParserError else {
             context.fireErrorCaught(error)
             return
         }
@@ -87,7 +89,17 @@ final class RequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
         fields[.connection] = "close"
         context.write(wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: fields))), promise: nil)
         context.write(wrapOutboundOut(.body(ByteBuffer(bytes: body))), promise: nil)
+        // A lingering close, as nginx does: only the sending side is shut at once, and what the
+        // client still sends (the body it had started on) is read and dropped for a moment. A
+        // full close with unread data would make the kernel answer with a reset, which can reach
+        // the client before the 413 and take its place.
         let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+            channel.close(mode: .output, promise: nil)
+            channel.eventLoop.scheduleTask(in: Self.linger) { channel.close(promise: nil) }
+        }
     }
+
+    /// How long a refused connection's remaining input is read and dropped before it is closed.
+    static let linger = TimeAmount.seconds(2)
 }

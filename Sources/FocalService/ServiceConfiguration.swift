@@ -34,8 +34,22 @@ public struct ServiceConfiguration: Sendable {
     /// Seconds the requests in flight at shutdown have to finish before they are cancelled.
     /// Default 30; raising it lets long scans finish during a rolling restart.
     public var gracePeriod: Double = 30
-    /// Flat scans kept for `GET /v1/scans/{id}`, oldest dropped first.
+    /// Flat scans kept in memory for `GET /v1/scans/{id}`, oldest dropped first, when there is no
+    /// ``scanStore``.
     public var keptScans: Int = 64
+    /// Where flat scans are kept for `GET /v1/scans/{id}`; nil keeps the last ``keptScans`` in
+    /// this process's memory, which only suits a single process. Replicas behind a load balancer
+    /// share a folder: ``useScanFolder(_:lifetime:maximumBytes:)``.
+    var scanStore: (any ScanStore)? = nil
+
+    /// Keeps flat scans as files in `folder` (created 0700 if missing), which every replica
+    /// mounts: a scan is served by whichever replica gets the request, and outlives restarts.
+    /// Scans expire after `lifetime` seconds; beyond `maximumBytes` the oldest go first.
+    public mutating func useScanFolder(_ folder: String, lifetime: Double = 3600, maximumBytes: Int = 1 << 30)
+        throws(ServiceError)
+    {
+        scanStore = try DirectoryScanStore(folder: folder, lifetime: lifetime, maximumBytes: maximumBytes)
+    }
     /// The text model (PP-OCRv4's DB network), or nil to search where ``Detector`` does
     /// (`$FOCAL_MODELS`, a `Models` folder beside or above the executable, `/usr/local/share`).
     /// Checked at start-up: if it is missing, text detection is unavailable and health is 503.

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+@testable import FocalService
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `--scan-dir`: replicas that share a folder serve each other's scans, scans outlive a restart,
+/// and only ids the server made are ever opened.
+@Suite struct ScanFolderTests {
+    static func folder() -> String {
+        let path = NSTemporaryDirectory() + "focal-scans-" + UUID().uuidString
+        return path
+    }
+
+    @Test func replicasSharingAFolderServeEachOthersScans() async throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let first = try await LiveServer { try! $0.useScanFolder(folder) }
+        let second = try await LiveServer { try! $0.useScanFolder(folder) }
+        let (body, type) = LiveServer.multipart([("page.jpg", "image/jpeg", try Scenes.jpeg(blur: 0))])
+        let reply = try await first.request("POST", "/v1/scan", body: body, contentType: type)
+        #expect(reply.status == 200, "\(reply.reason)")
+        let url = try #require(((reply.json["documents"] as? [[String: Any]])?.first?["scan"] as? [String: Any])?["url"] as? String)
+        let fromFirst = try await first.request("GET", url)
+        let fromSecond = try await second.request("GET", url)
+        #expect(fromFirst.status == 200 && fromSecond.status == 200)
+        #expect(fromFirst.body == fromSecond.body && !fromFirst.body.isEmpty, "the same bytes from either replica")
+        // A replica started later (a restart) serves it too.
+        let restarted = try await LiveServer { try! $0.useScanFolder(folder) }
+        #expect(try await restarted.request("GET", url).body == fromFirst.body)
+
+        // Private: the folder is 0700, each scan 0600, and no partial file is left.
+        let folderMode = try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int
+        #expect(folderMode == 0o700)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+        #expect(names.count == 1 && names[0].hasSuffix(".jpg"), "\(names)")
+        let fileMode = try FileManager.default.attributesOfItem(atPath: folder + "/" + names[0])[.posixPermissions] as? Int
+        #expect(fileMode == 0o600)
+    }
+
+    @Test func onlyIdsTheServerMadeAreOpened() async throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let live = try await LiveServer { try! $0.useScanFolder(folder) }
+        // A file that is there but was not named by the server, and paths out of the folder.
+        try Data("secret".utf8).write(to: URL(fileURLWithPath: folder + "/notes.jpg"))
+        for id in ["notes", "notes.jpg", "..%2F..%2Fetc%2Fpasswd", "%2Fetc%2Fhostname", String(repeating: "A", count: 32)] {
+            let reply = try await live.request("GET", "/v1/scans/" + id)
+            #expect(reply.status == 404, "\(id): \(reply.status)")
+            #expect(!String(decoding: reply.body, as: UTF8.self).contains(folder), "the folder is never named")
+        }
+    }
+
+    @Test func scansExpireAndTheFolderKeepsToItsSize() throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try DirectoryScanStore(folder: folder, lifetime: 60, maximumBytes: 25_000)
+        var ids: [String] = []
+        for index in 0..<4 {
+            ids.append(try store.keep([UInt8](repeating: UInt8(index), count: 10_000)))
+            // Distinct modification times, oldest first.
+            let past = time(nil) - 40 + index * 5
+            var times = [timespec(tv_sec: past, tv_nsec: 0), timespec(tv_sec: past, tv_nsec: 0)]
+            utimensat(AT_FDCWD, folder + "/" + ids[index] + ".jpg", &times, 0)
+        }
+        #expect(ids.allSatisfy { store.get($0) != nil })
+        store.sweep(now: Double(time(nil)))
+        // 40 KB over a 25 KB cap: the two oldest go.
+        #expect(ids.map { store.get($0) != nil } == [false, false, true, true])
+        // An hour later every scan has expired, and the sweep removes the files.
+        #expect(store.get(ids[3]) != nil)
+        store.sweep(now: Double(time(nil)) + 3600)
+        #expect((try FileManager.default.contentsOfDirectory(atPath: folder)).isEmpty)
+    }
+
+    @Test func aFolderThatCannotBeWrittenIsRefusedAtStartUp() {
+        #expect(throws: ServiceError.self) { try DirectoryScanStore(folder: "/proc/focal-scans", lifetime: 60, maximumBytes: 1 << 20) }
+    }
+}
