@@ -3,7 +3,7 @@ SWIFT ?= swift
 SAMPLE ?= Samples/Media/document.mp4
 OUTPUT ?= out/overlay.mp4
 
-.PHONY: demo test deps build bench fuzz spec-check sample-media clean
+.PHONY: demo test deps build bench fuzz spec-check replicas-check sample-media clean
 
 ## Install what is missing, build the focal command, and run it on the bundled sample.
 demo: deps
@@ -31,7 +31,16 @@ fuzz: deps
 ## Schemathesis against a live server over docs/openapi.yaml: every answer as documented, no 5xx.
 SPEC_EXAMPLES ?= 2000
 spec-check: deps
+	@scripts/install-deps.sh --spec
 	scripts/spec-check.sh $(SPEC_EXAMPLES)
+
+## Two replicas behind nginx sharing a scan folder and API keys: keys, shared scans, a rolling
+## SIGTERM under load with no request lost, SIGKILL losing no answered scan, and throughput.
+REPLICAS_CONFIG ?= debug
+replicas-check: deps
+	@scripts/install-deps.sh --replicas
+	$(SWIFT) build -c $(REPLICAS_CONFIG) --product focal
+	scripts/replicas-check.py .build/$(REPLICAS_CONFIG)/focal
 
 ## Speed and memory against OpenCV's idioms and ffmpeg, measured in the same run.
 bench:

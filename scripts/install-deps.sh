@@ -4,10 +4,16 @@
 #
 #   scripts/install-deps.sh            build and test dependencies
 #   scripts/install-deps.sh --bench    also ffmpeg, which the benchmarks compare against, and wrk (service load)
+#   scripts/install-deps.sh --replicas also nginx, the load balancer of scripts/replicas-check.py
+#   scripts/install-deps.sh --spec     also python3-venv, for Schemathesis (scripts/spec-check.sh)
 set -euo pipefail
 
 packages=(pkg-config libopencv-dev libopencv-contrib-dev opencv-data libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libv4l-dev)
-if [[ "${1:-}" == "--bench" ]]; then packages+=(ffmpeg time wrk); fi
+case "${1:-}" in
+    --bench) packages+=(ffmpeg time wrk) ;;
+    --replicas) packages+=(nginx-light python3) ;;
+    --spec) packages+=(python3-venv) ;;
+esac
 
 missing=()
 for package in "${packages[@]}"; do
