@@ -6,10 +6,15 @@
 #   scripts/install-deps.sh --bench    also ffmpeg, which the benchmarks compare against, and wrk (service load)
 #   scripts/install-deps.sh --replicas also nginx, the load balancer of scripts/replicas-check.py
 #   scripts/install-deps.sh --spec     also python3-venv, for Schemathesis (scripts/spec-check.sh)
+#   scripts/install-deps.sh --runtime  only what a built `focal` needs to run (the container image's
+#                                      runtime stage): Debian's OpenCV, FFmpeg and libv4l libraries
 set -euo pipefail
 
 packages=(pkg-config libopencv-dev libopencv-contrib-dev opencv-data libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libv4l-dev)
+runtime_packages=(libopencv-core406 libopencv-imgproc406 libopencv-imgcodecs406 libopencv-objdetect406
+    libopencv-dnn406 libopencv-contrib406 opencv-data libavformat59 libavcodec59 libswscale6 libavutil57 libv4l-0)
 case "${1:-}" in
+    --runtime) packages=("${runtime_packages[@]}") ;;
     --bench) packages+=(ffmpeg time wrk) ;;
     --replicas) packages+=(nginx-light python3) ;;
     --spec) packages+=(python3-venv) ;;
@@ -33,6 +38,9 @@ if ((${#missing[@]})); then
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+# A runtime needs neither the toolchain nor the headers.
+[[ "${1:-}" == "--runtime" ]] && exit 0
 
 if ! command -v swift >/dev/null; then
     echo "install-deps: the Swift toolchain (6.0 or later) is not on PATH; see https://www.swift.org/install/linux/" >&2

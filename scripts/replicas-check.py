@@ -9,7 +9,8 @@ Checks, and exits 1 if any fails:
   3. under a steady load through nginx, one replica gets SIGTERM: no request fails, and it exits 0;
   4. a replica killed with SIGKILL loses no scan it had answered: a new replica serves it;
 and prints the throughput of two replicas behind nginx against one replica reached directly, in
-the same run. Needs nginx (scripts/install-deps.sh --replicas). Standard library only.
+the same run, the scan folder's write and read latency as a client sees it, and each replica's
+resident memory before and after. Needs nginx (scripts/install-deps.sh --replicas). Standard library only.
 """
 import argparse
 import http.client
@@ -47,6 +48,18 @@ def request(port, method, path, body=None, headers=None, timeout=120):
         return response.status, response.read()
     finally:
         connection.close()
+
+
+def rss_mb(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def median(values):
+    return sorted(values)[len(values) // 2]
 
 
 class Replica:
@@ -155,6 +168,8 @@ def main():
             except OSError:
                 time.sleep(0.1)
 
+        before = [rss_mb(r.process.pid) for r in replicas]
+
         # 1. Keys.
         for method, path in [("POST", "/v1/detect"), ("POST", "/v1/scan"), ("GET", "/v1/scans/" + "0" * 32)]:
             check(request(balancer, method, path, page, {"Content-Type": "image/jpeg"})[0] == 401,
@@ -174,10 +189,32 @@ def main():
         direct = [request(r.port, "GET", url, headers=authorized)[1] for r in replicas]
         check(direct[0] == direct[1] == fetched[0][1], "each replica serves it directly")
 
+        # The scan folder's own latency, from one replica's metrics: five scans written, 20 read.
+        for _ in range(5):
+            request(replicas[1].port, "POST", "/v1/scan", page, {"Content-Type": "image/jpeg", **authorized})
+        for _ in range(20):
+            request(replicas[1].port, "GET", url, headers=authorized)
+        metrics = request(replicas[1].port, "GET", "/metrics")[1].decode()
+
+        def mean(operation):
+            values = {}
+            for line in metrics.splitlines():
+                for part in ("sum", "count"):
+                    if line.startswith(f"focal_scan_store_duration_seconds_{part}") and f'operation="{operation}"' in line:
+                        values[part] = float(line.split()[-1])
+            return values.get("sum", 0) / max(values.get("count", 0), 1) * 1000, int(values.get("count", 0))
+        (write, writes), (read, reads) = mean("write"), mean("read")
+        print(f"      scan folder: write {write:.2f} ms over {writes}, read {read:.2f} ms over {reads} "
+              f"(a {len(fetched[0][1]) // 1024} KB scan; means from /metrics)")
+
         # Throughput: one replica directly, then both behind nginx (they share the two cores).
         _, one = load(replicas[0].port, page, args.load_seconds / 2, 4)
         _, two = load(balancer, page, args.load_seconds / 2, 4)
         print(f"      throughput: one replica {one:.1f} requests/s, two behind nginx {two:.1f} ({two / one:.2f}x)")
+
+        after = [rss_mb(r.process.pid) for r in replicas]
+        print("      resident memory: " + ", ".join(
+            f"replica {i + 1} {b:.0f} MB before, {a:.0f} MB after the load" for i, (b, a) in enumerate(zip(before, after))))
 
         # 3. A rolling stop under load.
         result = {}

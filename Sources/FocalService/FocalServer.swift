@@ -176,7 +176,7 @@ public struct FocalServer: Sendable {
                 }
                 let inline = inlineValue == "base64"
                 let uploads = try await uploads(of: request)
-                let configuration = configuration, scans = scans
+                let configuration = configuration, scans = scans, metrics = metrics
                 let (result, frames) = try await work { (deadline) throws(ServiceError) in
                     try Processing.scan(uploads, limits: configuration, deadline: deadline) { (flat) throws(ServiceError) in
                         let jpeg: [UInt8]
@@ -186,7 +186,10 @@ public struct FocalServer: Sendable {
                         if inline {
                             return .init(width: flat.width, height: flat.height, base64: Data(jpeg).base64EncodedString())
                         }
-                        return .init(width: flat.width, height: flat.height, url: "/v1/scans/" + (try scans.keep(jpeg)))
+                        let start = MonotonicClock.now()
+                        let id = try scans.keep(jpeg)
+                        metrics.scanStore("write", seconds: MonotonicClock.now() - start)
+                        return .init(width: flat.width, height: flat.height, url: "/v1/scans/" + id)
                     }
                 }
                 metrics.framesProcessed(frames)
@@ -195,7 +198,10 @@ public struct FocalServer: Sendable {
         }
         router.get("v1/scans/:id") { _, context in
             await answer("scans") { () async throws(ServiceError) -> Response in
-                guard let id = context.parameters.get("id"), let jpeg = scans.get(id) else {
+                let start = MonotonicClock.now()
+                let jpeg = context.parameters.get("id").flatMap { scans.get($0) }
+                metrics.scanStore("read", seconds: MonotonicClock.now() - start)
+                guard let jpeg else {
                     throw ServiceError(404, "no such scan (\(scans.retention))")
                 }
                 return Response(

@@ -26,6 +26,16 @@ final class ServiceMetrics: Sendable {
 
     func framesProcessed(_ count: Int) { frames.increment(by: Int64(count)) }
 
+    /// Time to write a flat scan to the scan store, or to read one back.
+    func scanStore(_ operation: String, seconds: Double) {
+        registry.makeValueHistogram(
+            descriptor: MetricNameDescriptor(
+                metricName: "focal_scan_store_duration", unitName: "seconds",
+                helpText: "Time to keep a flat scan (write) or fetch one (read)."),
+            labels: [("operation", operation)], buckets: [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5]
+        ).record(seconds)
+    }
+
     func pool(running: Int, waiting: Int, totals: WorkerPool.Counts) {
         for (name, help, value) in [
             ("focal_requests_timed_out", "Requests answered 503 at their deadline.", totals.timedOut),

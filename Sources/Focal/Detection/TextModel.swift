@@ -55,9 +55,13 @@ final class TextModel {
     /// Where the model is expected, in search order; the first is named when none exists.
     static func candidates() -> [String] {
         var folders: [String] = []
-        if let fromEnvironment = getenv("FOCAL_MODELS") { folders.append(String(cString: fromEnvironment)) }
-        // A build inside a checkout (.build/<triple>/release/focal) finds the repository's Models.
+        if let fromEnvironment = getenv("FOCAL_MODELS"), fromEnvironment.pointee != 0 {
+            folders.append(String(cString: fromEnvironment))
+        }
+        // A build inside a checkout (.build/<triple>/release/focal) finds the repository's Models;
+        // an installed one (PREFIX/bin/focal, see scripts/build-release.sh) PREFIX/share/focal/models.
         if var folder = executableFolder() {
+            folders.append(FileAccess.folderOf(folder) + "/share/focal/models")
             for _ in 0..<6 {
                 folders.append(folder + "/Models")
                 folder = FileAccess.folderOf(folder)
