@@ -1,7 +1,6 @@
 @_spi(Fuzzing) import FocalService
 
-/// One input through `FuzzingEntryPoints.imageUpload`, which stops the process on a crash or on a 5xx
-/// answer to malformed input.
+/// One input through `FuzzingEntryPoints.imageUpload`; a crash or a 5xx answer stops the process.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     FuzzingEntryPoints.requireNoServerFault(FuzzingEntryPoints.imageUpload(UnsafeRawBufferPointer(start: start, count: count)))
@@ -9,15 +8,5 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
 }
 
 @main enum FuzzTarget {
-    static func main() {
-        #if FUZZING
-            // SwiftPM names the executable's entry point itself, so libFuzzer's own main never
-            // links; its driver is started from here instead, with the same arguments.
-            FuzzingEntryPoints.runLibFuzzer(arguments: CommandLine.arguments, fuzzOneInput)
-        #else
-            print("An ordinary build of a fuzz target does nothing; run it with:")
-            print("  make fuzz FUZZ_TARGETS=image-upload FUZZ_SECONDS=60")
-            print("The test suite replays Fuzz/Corpus/image-upload through the same entry point.")
-        #endif
-    }
+    static func main() { FuzzingEntryPoints.start(target: "image-upload", fuzzOneInput) }
 }

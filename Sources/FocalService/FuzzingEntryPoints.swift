@@ -61,6 +61,21 @@ import NIOCore
         return nil
     }
 
+    /// A fuzz target's `main`: libFuzzer's driver in a fuzzing build (`make fuzz`; SwiftPM names
+    /// an executable's entry point itself, so libFuzzer's own `main` never links), and in an
+    /// ordinary build a note saying how to run the target instead.
+    public static func start(
+        target: String, _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+    ) {
+        #if FUZZING
+            runLibFuzzer(arguments: CommandLine.arguments, callback)
+        #else
+            print("An ordinary build of a fuzz target does nothing; run it with:")
+            print("  make fuzz FUZZ_TARGETS=\(target) FUZZ_SECONDS=60")
+            print("The test suite replays Fuzz/Corpus/\(target) through the same entry point.")
+        #endif
+    }
+
     /// Stops the process when `refusal` is a server fault: libFuzzer records the input.
     public static func requireNoServerFault(_ refusal: ServiceError?) {
         if let refusal, refusal.status >= 500 {

@@ -178,19 +178,23 @@ import Testing
 }
 
 @Suite struct QRAndFaceTests {
-    @Test func qrCodeIsFoundAndDecodedInPerspective() throws {
-        let code = try QRCode.render("https://focal.example/scan?id=42", moduleSize: 8)
-        var frame = try Frame(width: 800, height: 600, format: .bgr8, color: Color(white: 0.85))
+    /// Renders a QR code of message and composites it into frame with its square's outer corners
+    /// (pixel edges, hence the half pixels) on target.
+    static func draw(_ message: String, moduleSize: Int, onto frame: inout Frame, at target: Quad) throws {
+        let code = try QRCode.render(message, moduleSize: moduleSize)
         let w = Double(code.width)
+        let square = [
+            Point(x: -0.5, y: -0.5), Point(x: w - 0.5, y: -0.5), Point(x: w - 0.5, y: w - 0.5), Point(x: -0.5, y: w - 0.5),
+        ]
+        try frame.composite(code, through: try Homography(from: square, to: target.corners))
+    }
+
+    @Test func qrCodeIsFoundAndDecodedInPerspective() throws {
+        var frame = try Frame(width: 800, height: 600, format: .bgr8, color: Color(white: 0.85))
         let target = Quad(
             topLeft: Point(x: 250, y: 140), topRight: Point(x: 560, y: 170),
             bottomRight: Point(x: 540, y: 470), bottomLeft: Point(x: 230, y: 430))
-        let h = try Homography(
-            from: [
-                Point(x: -0.5, y: -0.5), Point(x: w - 0.5, y: -0.5), Point(x: w - 0.5, y: w - 0.5), Point(x: -0.5, y: w - 0.5),
-            ],
-            to: target.corners)
-        try frame.composite(code, through: h)
+        try Self.draw("https://focal.example/scan?id=42", moduleSize: 8, onto: &frame, at: target)
         let found = try Detector(type: .qrCode).features(in: frame).compactMap { $0 as? QRCodeFeature }
         try #require(found.count == 1)
         #expect(found[0].messageString == "https://focal.example/scan?id=42")
@@ -203,18 +207,11 @@ import Testing
     @Test func qrCodeInALargePhotoIsLocatedOnAWorkingImageAndReadAtFullSize() throws {
         // 6000 x 4000: locating runs at 2048 px on the longer side, so corners come back scaled by
         // about 2.9; they must still land on the code, and the message must still be read.
-        let code = try QRCode.render("focal large photo", moduleSize: 12)
         var frame = try Frame(width: 6000, height: 4000, format: .gray8, color: Color(white: 0.8))
-        let w = Double(code.width)
         let target = Quad(
             topLeft: Point(x: 3100, y: 1500), topRight: Point(x: 3600, y: 1530),
             bottomRight: Point(x: 3580, y: 2040), bottomLeft: Point(x: 3080, y: 2010))
-        let h = try Homography(
-            from: [
-                Point(x: -0.5, y: -0.5), Point(x: w - 0.5, y: -0.5), Point(x: w - 0.5, y: w - 0.5), Point(x: -0.5, y: w - 0.5),
-            ],
-            to: target.corners)
-        try frame.composite(code, through: h)
+        try Self.draw("focal large photo", moduleSize: 12, onto: &frame, at: target)
         let found = try Detector(type: .qrCode).features(in: frame).compactMap { $0 as? QRCodeFeature }
         try #require(found.count == 1)
         #expect(found[0].messageString == "focal large photo")
