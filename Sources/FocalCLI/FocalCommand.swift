@@ -19,6 +19,7 @@ struct FocalCommand: AsyncParsableCommand {
               focal overlay Samples/Media/document.mp4 -o out/overlay.mp4
               focal detect clip.mp4 --json clip.json
               focal scan clip.mp4 --out scans
+              focal flatten photo.jpg --corners 40,30,610,52,590,860,25,840 -o page.jpg
               focal sharpest burst/*.jpg --sheet ranking.png
               focal capture --device /dev/video0 --burst 8 --out burst
               focal serve --port 8080
@@ -29,7 +30,7 @@ struct FocalCommand: AsyncParsableCommand {
             """,
         version: FocalVersion.string,
         subcommands: [
-            DetectCommand.self, OverlayCommand.self, ScanCommand.self, SharpestCommand.self, CaptureCommand.self,
+            DetectCommand.self, OverlayCommand.self, ScanCommand.self, FlattenCommand.self, SharpestCommand.self, CaptureCommand.self,
             DevicesCommand.self, ServeCommand.self,
         ]
     )

@@ -110,6 +110,7 @@ public struct FocalServer: Sendable {
         ("metrics", [.get, .head]),
         ("v1/detect", [.post]),
         ("v1/scan", [.post]),
+        ("v1/flatten", [.post]),
         ("v1/scans/:id", [.get]),
     ]
 
@@ -196,6 +197,23 @@ public struct FocalServer: Sendable {
                 return Self.json(200, result)
             }
         }
+        router.post("v1/flatten") { request, _ in
+            await answer("flatten") { () async throws(ServiceError) -> Response in
+                let (files, fields) = try await form(of: request)
+                guard files.count == 1 else { throw ServiceError(400, "send one image to flatten (got \(files.count) files)") }
+                guard let text = fields["corners"] ?? Self.query(request)["corners"] else {
+                    throw ServiceError(
+                        400, "send the corners as corners=x1,y1,x2,y2,x3,y3,x4,y4 (top-left, top-right, bottom-right, bottom-left), in the query or a form field")
+                }
+                let quad = try Processing.corners(text)
+                let configuration = configuration
+                let jpeg = try await work { (deadline) throws(ServiceError) in
+                    try Processing.flatten(files[0], through: quad, limits: configuration, deadline: deadline)
+                }
+                return Response(
+                    status: .ok, headers: [.contentType: "image/jpeg"], body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
+            }
+        }
         router.get("v1/scans/:id") { _, context in
             await answer("scans") { () async throws(ServiceError) -> Response in
                 let start = MonotonicClock.now()
@@ -227,6 +245,10 @@ public struct FocalServer: Sendable {
     }
 
     private func uploads(of request: Request) async throws(ServiceError) -> [Upload] {
+        try await form(of: request).files
+    }
+
+    private func form(of request: Request) async throws(ServiceError) -> (files: [Upload], fields: [String: String]) {
         var request = request
         let body: ByteBuffer
         do {
@@ -236,7 +258,7 @@ public struct FocalServer: Sendable {
         } catch {
             throw ServiceError(400, "the body could not be read")
         }
-        return try Upload.parse(body: body, contentType: request.headers[.contentType])
+        return try Upload.parseForm(body: body, contentType: request.headers[.contentType])
     }
 
     private func work<T: Sendable>(

@@ -12,6 +12,14 @@ struct Upload: Sendable {
     /// Parses a request body: a raw image or video with its content type, or multipart/form-data
     /// with one file per part.
     static func parse(body: ByteBuffer, contentType: String?) throws(ServiceError) -> [Upload] {
+        try parseForm(body: body, contentType: contentType).files
+    }
+
+    /// As ``parse(body:contentType:)``, with a multipart form's plain fields (`-F corners=…`) by
+    /// name as well.
+    static func parseForm(body: ByteBuffer, contentType: String?) throws(ServiceError) -> (
+        files: [Upload], fields: [String: String]
+    ) {
         guard let contentType, !contentType.isEmpty else {
             throw ServiceError(
                 415, "the request has no Content-Type: send image/jpeg, image/png, video/mp4 or multipart/form-data")
@@ -26,10 +34,12 @@ struct Upload: Sendable {
                 415,
                 "unsupported Content-Type '\(type)': send image/jpeg, image/png, image/webp, video/mp4 or multipart/form-data")
         }
-        return [Upload(name: "body", contentType: type, bytes: Array(buffer: body))]
+        return ([Upload(name: "body", contentType: type, bytes: Array(buffer: body))], [:])
     }
 
-    private static func multipart(body: ByteBuffer, contentType: String) throws(ServiceError) -> [Upload] {
+    private static func multipart(body: ByteBuffer, contentType: String) throws(ServiceError) -> (
+        files: [Upload], fields: [String: String]
+    ) {
         let form: MultipartFormData
         do {
             let boundary = try MultipartFormData.boundary(ofContentType: contentType)
@@ -41,10 +51,16 @@ struct Upload: Sendable {
         }
         // A file is a part with a file name or a content type of its own; plain form fields
         // (`-F note=hello`) are not uploads.
-        let files = form.parts.filter { part in
-            !part.body.isEmpty
-                && (part.disposition("filename") != nil || part.headers["content-type"].map { !$0.hasPrefix("text/plain") } == true)
-        }.map { part in
+        func isFile(_ part: MultipartFormData.Part) -> Bool {
+            part.disposition("filename") != nil || part.headers["content-type"].map { !$0.hasPrefix("text/plain") } == true
+        }
+        var fields: [String: String] = [:]
+        for part in form.parts where !isFile(part) {
+            if let name = part.disposition("name"), part.body.count <= 4096 {
+                fields[name] = String(decoding: part.body, as: UTF8.self)
+            }
+        }
+        let files = form.parts.filter { !$0.body.isEmpty && isFile($0) }.map { part in
             Upload(
                 name: part.disposition("filename") ?? part.disposition("name") ?? "part",
                 contentType: part.headers["content-type"]?.split(separator: ";").first.map { $0.trimmingSpaces.lowercased() }
@@ -52,7 +68,7 @@ struct Upload: Sendable {
                 bytes: part.body)
         }
         guard !files.isEmpty else { throw ServiceError(400, "the multipart body holds no file") }
-        return files
+        return (files, fields)
     }
 
     /// The image's header, checked against the pixel limit: a decompression bomb is refused

@@ -63,6 +63,32 @@ import Testing
         }
     }
 
+    @Test func flattenMapsTheGivenCornersToAFlatPage() throws {
+        let scratch = Scratch()
+        // A white page on a dark table, its corners known.
+        var photo = try Frame(width: 640, height: 480, format: .bgr8, color: Color(white: 0.15))
+        let corners = Quad(
+            topLeft: Point(x: 150, y: 60), topRight: Point(x: 470, y: 80), bottomRight: Point(x: 450, y: 420),
+            bottomLeft: Point(x: 130, y: 400))
+        try photo.fill(corners.corners, color: .white)
+        try photo.write(to: scratch.path + "/photo.png")
+        let text = corners.corners.map { "\(Int($0.x)),\(Int($0.y))" }.joined(separator: ",")
+        let run = try CLIRun(["flatten", scratch.path + "/photo.png", "--corners", text, "-o", scratch.path + "/flat.png"])
+        #expect(run.status == 0, "\(run.error)")
+        let flat = try Frame(contentsOf: scratch.path + "/flat.png").converted(to: .gray8)
+        // All page: no dark table left in it, even near the corners.
+        for (x, y) in [(3, 3), (flat.width - 4, 3), (flat.width - 4, flat.height - 4), (3, flat.height - 4)] {
+            #expect(flat.pixel(x: x, y: y)[0] > 200, "(\(x), \(y)) is \(flat.pixel(x: x, y: y)[0])")
+        }
+        let bad = try CLIRun(["flatten", scratch.path + "/photo.png", "--corners", "1,2,3", "-o", scratch.path + "/x.png"])
+        #expect(bad.status == 2 && bad.error.contains("--corners"))
+        let outside = try CLIRun([
+            "flatten", scratch.path + "/photo.png", "--corners", "-50,60,470,80,450,420,130,400", "-o", scratch.path + "/x.png",
+        ])
+        #expect(outside.status == 1 && outside.error.contains("outside") && outside.error.contains("photo.png"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.path + "/x.png"))
+    }
+
     @Test func sharpnessErrorsNameTheFile() throws {
         let scratch = Scratch()
         let path = scratch.path + "/tiny.png"

@@ -159,6 +159,33 @@ import Testing
                 < abs(sides.width / sides.height - 425.0 / 550.0))
     }
 
+    @Test func flatteningThroughGivenCornersMatchesThePageAndRefusesBadCorners() throws {
+        let page = try SyntheticPage(width: 425, height: 550, seed: 52)
+        let corners = PinholeView.project(
+            width: 425, height: 550, frameWidth: 960, frameHeight: 540, focal: 800, tiltDegrees: 20, rollDegrees: -8)
+        let scene = try SyntheticScene(
+            background: try SyntheticBackground.wood.render(width: 960, height: 540, seed: 52), page: page,
+            corners: corners, noise: 1)
+        let flat = try scene.frame.flattened(through: corners)
+        let aspect = Double(flat.width) / Double(flat.height)
+        #expect(abs(aspect / (425.0 / 550.0) - 1) < 0.01, "aspect \(aspect)")
+        let reference = try page.image.resized(width: flat.width, height: flat.height, interpolation: .area)
+        #expect(try normalizedCrossCorrelation(try flat.converted(to: .gray8), try reference.converted(to: .gray8)) > 0.9)
+
+        let c = corners.corners
+        let refused: [(String, Quad)] = [
+            ("outside", Quad(topLeft: Point(x: -3, y: c[0].y), topRight: c[1], bottomRight: c[2], bottomLeft: c[3])),
+            ("crossed", Quad(topLeft: c[0], topRight: c[1], bottomRight: c[3], bottomLeft: c[2])),
+            ("anticlockwise", Quad(topLeft: c[0], topRight: c[3], bottomRight: c[2], bottomLeft: c[1])),
+            ("degenerate", Quad(topLeft: c[0], topRight: c[0] + Point(x: 3, y: 0), bottomRight: c[2], bottomLeft: c[3])),
+            ("not a number", Quad(topLeft: Point(x: .nan, y: 1), topRight: c[1], bottomRight: c[2], bottomLeft: c[3])),
+        ]
+        for (name, quad) in refused {
+            #expect(throws: FocalError.self, "\(name)") { try scene.frame.flattened(through: quad) }
+            do { _ = try scene.frame.flattened(through: quad) } catch { #expect(error.kind == .invalidArgument, "\(name)") }
+        }
+    }
+
     @Test(arguments: [(0.0, 0.0), (3.0, 0.0), (30.0, 15.0), (45.0, -20.0)])
     func aspectRatioFromCameraGeometry(tilt: Double, roll: Double) {
         for (w, h) in [(210.0, 297.0), (85.6, 54.0)] {

@@ -27,16 +27,7 @@ public struct DocumentScan: Sendable {
     /// geometry, see ``Quad/estimatedAspectRatio(imageWidth:imageHeight:focalLength:)``) and at the source's full
     /// resolution (no side of the page shrinks), in BGR (gray for gray sources).
     public func flattened() throws(FocalError) -> Frame {
-        let aspect = quad.estimatedAspectRatio(imageWidth: frame.width, imageHeight: frame.height)
-        let c = quad.corners
-        let longestHorizontal = max(c[0].distance(to: c[1]), c[3].distance(to: c[2]))
-        let longestVertical = max(c[0].distance(to: c[3]), c[1].distance(to: c[2]))
-        var height = longestVertical, width = height * aspect
-        if width < longestHorizontal {
-            width = longestHorizontal
-            height = width / aspect
-        }
-        return try frame.rectified(quad, width: max(8, Int(width.rounded())), height: max(8, Int(height.rounded())))
+        try frame.flattenedUnchecked(through: quad)
     }
 }
 

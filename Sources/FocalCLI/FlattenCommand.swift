@@ -1,0 +1,62 @@
+import ArgumentParser
+import Focal
+
+/// `focal flatten`: a page flattened through corners a person chose, as a scanner app's corner
+/// editor does after detection.
+struct FlattenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "flatten",
+        abstract: "Flatten the page inside four given corners into a scan.",
+        discussion: """
+            Maps the quad with the given corners onto an upright image at the page's true \
+            proportions (estimated from the camera geometry) and full resolution: what focal scan \
+            does with detected corners, for corners a person adjusted. Corners are in the pixels of \
+            the upright image (after its EXIF orientation), in the order top-left, top-right, \
+            bottom-right, bottom-left, as focal detect --json reports them. The output appears only \
+            when complete.
+
+            EXAMPLES
+              focal flatten receipt.jpg --corners 412,80,1630,130,1580,2950,380,2890 -o receipt-flat.jpg
+              focal detect page.jpg --json - | jq -r '…corners…'   # detected corners, to adjust
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The photo (JPEG, PNG, TIFF, WebP or BMP).", valueName: "image"))
+    var input: String
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Eight numbers: x,y of the top-left, top-right, bottom-right and bottom-left corners.", valueName: "x1,y1,…,x4,y4"))
+    var corners: String
+
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write the scan (.jpg or .png).", valueName: "path"))
+    var output: String
+
+    func validate() throws { _ = try quad() }
+
+    func quad() throws -> Quad {
+        let numbers = corners.split(separator: ",").map { Double(String($0.filter { !$0.isWhitespace })) }
+        guard numbers.count == 8, numbers.allSatisfy({ $0?.isFinite == true }) else {
+            throw ValidationError("--corners takes eight numbers, x,y of each corner: --corners 10,20,500,25,490,700,15,690")
+        }
+        let p = numbers.map { $0! }
+        return Quad(
+            topLeft: Point(x: p[0], y: p[1]), topRight: Point(x: p[2], y: p[3]), bottomRight: Point(x: p[4], y: p[5]),
+            bottomLeft: Point(x: p[6], y: p[7]))
+    }
+
+    func run() throws {
+        LibraryDiagnostics.reading(input)
+        do {
+            let frame = try Frame(contentsOf: input).oriented()
+            let flat: Frame
+            do { flat = try frame.flattened(through: try quad()) } catch let error as FocalError { throw error.about(input) }
+            try flat.write(to: output, quality: 0.92)
+            print("wrote \(output) (\(flat.width)x\(flat.height))")
+        } catch let error as FocalError {
+            printError("\(error)")
+            throw ExitCode(1)
+        }
+    }
+}
