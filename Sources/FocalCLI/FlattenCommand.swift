@@ -36,14 +36,10 @@ struct FlattenCommand: ParsableCommand {
     func validate() throws { _ = try quad() }
 
     func quad() throws -> Quad {
-        let numbers = corners.split(separator: ",").map { Double(String($0.filter { !$0.isWhitespace })) }
-        guard numbers.count == 8, numbers.allSatisfy({ $0?.isFinite == true }) else {
+        guard let quad = Quad(commaSeparated: corners) else {
             throw ValidationError("--corners takes eight numbers, x,y of each corner: --corners 10,20,500,25,490,700,15,690")
         }
-        let p = numbers.map { $0! }
-        return Quad(
-            topLeft: Point(x: p[0], y: p[1]), topRight: Point(x: p[2], y: p[3]), bottomRight: Point(x: p[4], y: p[5]),
-            bottomLeft: Point(x: p[6], y: p[7]))
+        return quad
     }
 
     func run() throws {

@@ -128,21 +128,21 @@ public struct FocalServer: Sendable {
                     status: status, version: FocalVersion.string, workers: pool.workers,
                     busy: load.running, waiting: load.waiting,
                     unavailableTypes: unavailableTypes.isEmpty ? nil : unavailableTypes.map(\.rawValue)))
-            return request.method == .head ? Response(status: response.status, headers: response.headers) : response
+            return Self.answering(request, with: response)
         }
         router.get("v1/health", use: health)
         router.head("v1/health", use: health)
         // Kubernetes' probes: live while the process answers; ready while it wants new requests.
         let live: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
             let response = Self.json(200, Probe(status: "ok"))
-            return request.method == .head ? Response(status: response.status, headers: response.headers) : response
+            return Self.answering(request, with: response)
         }
         router.get("v1/health/live", use: live)
         router.head("v1/health/live", use: live)
         let ready: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
             let status = readiness
             let response = Self.json(status == "ok" ? 200 : 503, Probe(status: status))
-            return request.method == .head ? Response(status: response.status, headers: response.headers) : response
+            return Self.answering(request, with: response)
         }
         router.get("v1/health/ready", use: ready)
         router.head("v1/health/ready", use: ready)
@@ -150,8 +150,8 @@ public struct FocalServer: Sendable {
             let load = pool.load
             metrics.pool(running: load.running, waiting: load.waiting, totals: pool.totals)
             let headers: HTTPFields = [.contentType: "text/plain; version=0.0.4; charset=utf-8"]
-            if request.method == .head { return Response(status: .ok, headers: headers) }
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: metrics.text())))
+            return Self.answering(
+                request, with: Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: metrics.text()))))
         }
         router.get("metrics", use: metricsText)
         router.head("metrics", use: metricsText)
@@ -293,6 +293,11 @@ public struct FocalServer: Sendable {
 
     static func error(_ status: Int, _ reason: String, headers: HTTPFields = [:]) -> Response {
         json(status, ServiceError.Body(error: .init(status: status, reason: reason)), headers: headers)
+    }
+
+    /// The response, without its body for a HEAD request.
+    static func answering(_ request: Request, with response: Response) -> Response {
+        request.method == .head ? Response(status: response.status, headers: response.headers) : response
     }
 
     /// "ok", "draining" after SIGTERM, or "unavailable" while a detector's model is missing.

@@ -92,14 +92,10 @@ enum Processing {
     /// Corners as the API takes them: eight numbers, x,y of top-left, top-right, bottom-right,
     /// bottom-left, in the upright image's pixels.
     static func corners(_ text: String) throws(ServiceError) -> Quad {
-        let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingSpaces) }
-        guard numbers.count == 8, numbers.allSatisfy({ $0?.isFinite == true }) else {
+        guard let quad = Quad(commaSeparated: text) else {
             throw ServiceError(400, "corners must be eight numbers, x1,y1,x2,y2,x3,y3,x4,y4, not '\(text.prefix(200))'")
         }
-        let p = numbers.map { $0! }
-        return Quad(
-            topLeft: Point(x: p[0], y: p[1]), topRight: Point(x: p[2], y: p[3]), bottomRight: Point(x: p[4], y: p[5]),
-            bottomLeft: Point(x: p[6], y: p[7]))
+        return quad
     }
 
     /// The page of one image flattened through the given corners, as JPEG.

@@ -18,6 +18,20 @@ public struct Quad: Sendable, Hashable, Codable {
 
     /// A quad from four corners in any order: sorted so that they run clockwise on screen from the
     /// corner nearest the top-left (smallest x + y).
+    /// Corners written as eight comma-separated numbers, `x1,y1,x2,y2,x3,y3,x4,y4`: top-left,
+    /// top-right, bottom-right, bottom-left, as `focal detect --json` reports them. Nil unless
+    /// there are exactly eight finite numbers.
+    public init?(commaSeparated text: some StringProtocol) {
+        let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map {
+            Double(String($0.filter { !$0.isWhitespace }))
+        }
+        guard numbers.count == 8, numbers.allSatisfy({ $0?.isFinite == true }) else { return nil }
+        let p = numbers.map { $0! }
+        self.init(
+            topLeft: Point(x: p[0], y: p[1]), topRight: Point(x: p[2], y: p[3]), bottomRight: Point(x: p[4], y: p[5]),
+            bottomLeft: Point(x: p[6], y: p[7]))
+    }
+
     public init(unordered points: [Point]) {
         precondition(points.count == 4, "a quad has four corners")
         let cx = points.reduce(0) { $0 + $1.x } / 4, cy = points.reduce(0) { $0 + $1.y } / 4
