@@ -117,20 +117,11 @@ import Testing
             try frame.text("line \(index) of a page", at: Point(x: 200, y: Double(100 + index * 70)), size: 40, color: .black, weight: 2)
         }
         try frame.write(to: input)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLIRun.binary)
-        process.arguments = ["overlay", input, "-o", scratch.path + "/out.png", "--types", "rectangle,text,face,qr"]
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        usleep(1_500_000)
-        #expect(process.isRunning, "the overlay should still be detecting")
-        kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 130, "\(message)")
-        #expect(message.contains("interrupted"))
+        let run = try CLIRun.interrupted(
+            ["overlay", input, "-o", scratch.path + "/out.png", "--types", "rectangle,text,face,qr"], after: 1.5)
+        #expect(run.wasRunning, "the overlay should still be detecting")
+        #expect(run.status == 130, "\(run.error)")
+        #expect(run.error.contains("interrupted"))
         #expect(scratch.contents == ["large.png"], "no output and no temporary file: \(scratch.contents)")
     }
 }

@@ -37,6 +37,28 @@ struct CLIRun {
     }
 }
 
+extension CLIRun {
+    /// Runs focal with arguments and sends it SIGINT after `seconds`: whether it was still
+    /// running then, its exit status and what it wrote to standard error.
+    static func interrupted(_ arguments: [String], after seconds: Double) throws -> (
+        wasRunning: Bool, status: Int32, error: String
+    ) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        usleep(UInt32(seconds * 1_000_000))
+        let wasRunning = process.isRunning
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return (wasRunning, process.terminationStatus, message)
+    }
+}
+
 /// Renders clip into an H.264 file at path.
 func writeClip(_ clip: SyntheticClip, to path: String) throws {
     let writer = try VideoWriter(path: path, width: clip.width, height: clip.height, framesPerSecond: clip.framesPerSecond)
@@ -296,20 +318,12 @@ final class Scratch {
         let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
             .appendingPathComponent("Samples/Media/document.mp4").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLIRun.binary)
-        process.arguments = ["overlay", sample, "-o", scratch.path + "/out.mp4", "--accuracy", "high", "--mark-sharpest"]
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        usleep(1_500_000)  // well inside the render: two passes over 90 frames of 720p
-        #expect(process.isRunning, "the render should still be running")
-        kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 130, "\(message)")
-        #expect(message.contains("interrupted"))
+        // 1.5 s is well inside the render: two passes over 90 frames of 720p.
+        let run = try CLIRun.interrupted(
+            ["overlay", sample, "-o", scratch.path + "/out.mp4", "--accuracy", "high", "--mark-sharpest"], after: 1.5)
+        #expect(run.wasRunning, "the render should still be running")
+        #expect(run.status == 130, "\(run.error)")
+        #expect(run.error.contains("interrupted"))
         #expect(scratch.contents.isEmpty, "no output and no temporary file: \(scratch.contents)")
     }
 
