@@ -34,13 +34,15 @@ spec-check: deps
 	@scripts/install-deps.sh --spec
 	scripts/spec-check.sh $(SPEC_EXAMPLES)
 
-## Two replicas behind nginx sharing a scan folder and API keys: keys, shared scans, a rolling
-## SIGTERM under load with no request lost, SIGKILL losing no answered scan, and throughput.
+## Two replicas behind nginx sharing API keys and their scans, in a folder and then in a real
+## PostgreSQL server: keys, shared scans, a rolling SIGTERM under load with no request lost,
+## SIGKILL losing no answered scan, a database gone and back, and throughput against in-process.
 REPLICAS_CONFIG ?= debug
 replicas-check: deps
 	@scripts/install-deps.sh --replicas
 	$(SWIFT) build -c $(REPLICAS_CONFIG) --product focal
-	scripts/replicas-check.py .build/$(REPLICAS_CONFIG)/focal
+	$(SWIFT) build -c $(REPLICAS_CONFIG) --product FocalBenchmarks
+	scripts/replicas-check.py .build/$(REPLICAS_CONFIG)/focal --benchmarks .build/$(REPLICAS_CONFIG)/FocalBenchmarks
 
 ## Speed and memory against OpenCV's idioms and ffmpeg, measured in the same run.
 bench:

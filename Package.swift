@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Focal", targets: ["Focal"]),
         .library(name: "FocalSynthetic", targets: ["FocalSynthetic"]),
         .library(name: "FocalService", targets: ["FocalService"]),
+        .library(name: "FocalPostgres", targets: ["FocalPostgres"]),
         .executable(name: "focal", targets: ["FocalCLI"]),
     ],
     dependencies: [
@@ -26,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         // Already Hummingbird's; the service drains on SIGTERM through its service group.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        // The networked scan store (focal serve --scan-postgres), for replicas without a shared volume.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // System libraries: pkg-config gives the header paths; CFocal names the libraries it links.
@@ -72,6 +75,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -80,11 +84,23 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
+        // Kept apart from FocalService so that only programs that keep scans in PostgreSQL build
+        // its client (and TLS stack); the fuzz targets do not.
+        .target(
+            name: "FocalPostgres",
+            dependencies: [
+                "FocalService",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .executableTarget(
             name: "FocalCLI",
             dependencies: [
                 "Focal",
                 "FocalService",
+                "FocalPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

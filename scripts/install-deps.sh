@@ -4,7 +4,8 @@
 #
 #   scripts/install-deps.sh            build and test dependencies
 #   scripts/install-deps.sh --bench    also ffmpeg, which the benchmarks compare against, and wrk (service load)
-#   scripts/install-deps.sh --replicas also nginx, the load balancer of scripts/replicas-check.py
+#   scripts/install-deps.sh --replicas also nginx and PostgreSQL's server, the load balancer and the
+#                                      shared scan store of scripts/replicas-check.py
 #   scripts/install-deps.sh --spec     also python3-venv, for Schemathesis (scripts/spec-check.sh)
 #   scripts/install-deps.sh --runtime  only what a built `focal` needs to run (the container image's
 #                                      runtime stage): Debian's OpenCV, FFmpeg and libv4l libraries
@@ -16,7 +17,7 @@ runtime_packages=(libopencv-core406 libopencv-imgproc406 libopencv-imgcodecs406 
 case "${1:-}" in
     --runtime) packages=("${runtime_packages[@]}") ;;
     --bench) packages+=(ffmpeg time wrk) ;;
-    --replicas) packages+=(nginx-light python3) ;;
+    --replicas) packages+=(nginx-light postgresql python3) ;;
     --spec) packages+=(python3-venv) ;;
 esac
 

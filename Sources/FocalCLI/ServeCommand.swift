@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import FocalPostgres
 import FocalService
 
 #if canImport(Glibc)
@@ -39,11 +40,20 @@ struct ServeCommand: AsyncParsableCommand {
             file. A connection idle for --idle-timeout seconds is closed. If a detector's model is \
             missing at start-up, the log names the file and /v1/health answers 503.
 
+            Flat scans stay in this process's memory unless told otherwise, which suits a single \
+            process only. Replicas behind a load balancer share them: --scan-dir on a volume every \
+            replica mounts, or --scan-postgres on a PostgreSQL database every replica reaches (the \
+            table focal_scans is created if missing; the password may come from PGPASSWORD instead \
+            of the URL). A store that cannot be used at start-up stops the start; one that stops \
+            answering later makes scan requests 503.
+
             EXAMPLES
               focal serve
               focal serve --port 9000 --workers 2
               curl -s --data-binary @receipt.jpg -H 'Content-Type: image/jpeg' localhost:8080/v1/detect
               curl -s -F a=@1.jpg -F b=@2.jpg 'localhost:8080/v1/scan?inline=base64'
+              focal serve --host 0.0.0.0 --scan-dir /shared/scans --api-keys /etc/focal/keys
+              PGPASSWORD=… focal serve --scan-postgres postgres://focal@db.internal/focal
             """
     )
 
@@ -101,13 +111,21 @@ struct ServeCommand: AsyncParsableCommand {
     var scanFolder: String?
 
     @Option(
+        name: .customLong("scan-postgres"),
+        help: ArgumentHelp(
+            "Keep flat scans in this PostgreSQL database, shared by every replica: postgres://user@host[:port]/db, with ?sslmode=disable|prefer|require or ?host=/socket/folder.",
+            valueName: "url"))
+    var scanDatabase: String?
+
+    @Option(
         name: .customLong("scan-ttl"), parsing: .unconditional,
-        help: ArgumentHelp("With --scan-dir, seconds a scan stays.", valueName: "s"))
+        help: ArgumentHelp("With --scan-dir or --scan-postgres, seconds a scan stays.", valueName: "s"))
     var scanLifetime: Double = 3600
 
     @Option(
         name: .customLong("scan-store-mb"), parsing: .unconditional,
-        help: ArgumentHelp("With --scan-dir, MiB the folder may hold; the oldest scans go first.", valueName: "mb"))
+        help: ArgumentHelp(
+            "With --scan-dir or --scan-postgres, MiB the scans may take; the oldest go first.", valueName: "mb"))
     var scanStoreMegabytes: Int = 1024
 
     @Option(
@@ -150,6 +168,9 @@ struct ServeCommand: AsyncParsableCommand {
         try check("--scan-ttl", scanLifetime, 1...31_536_000)
         try check("--scan-store-mb", scanStoreMegabytes, 1...(1 << 30))
         try check("--grace", grace, ranges.seconds)
+        if scanFolder != nil, scanDatabase != nil {
+            throw ValidationError("--scan-dir and --scan-postgres are two places for the same scans: give one")
+        }
     }
 
     func run() async throws {
@@ -163,6 +184,16 @@ struct ServeCommand: AsyncParsableCommand {
             } catch {
                 printError(error.reason)
                 throw ExitCode(1)
+            }
+        }
+        if let scanDatabase {
+            do {
+                configuration.scanStore = try PostgresScanStore(
+                    url: scanDatabase, password: getenv("PGPASSWORD").map { String(cString: $0) },
+                    lifetime: scanLifetime, maximumBytes: scanStoreMegabytes << 20)
+            } catch {
+                printError("--scan-postgres: \(error.reason)")
+                throw ExitCode(2)
             }
         }
         var reloadKeys: (any DispatchSourceSignal)?
@@ -216,6 +247,9 @@ struct ServeCommand: AsyncParsableCommand {
                 let line = "focal serve: listening on http://\(host):\(port) with \(workers) worker(s)\n"
                 _ = line.withCString { write(STDOUT_FILENO, $0, strlen($0)) }
             }
+        } catch let error as ServiceError {
+            printError(error.reason)
+            throw ExitCode(1)
         } catch {
             printError("Cannot serve on \(host):\(port): \(error)")
             throw ExitCode(1)

@@ -62,8 +62,14 @@ public struct FocalServer: Sendable {
             services: [.init(service: makeApplication(onListening: onListening))], logger: serviceLog)
         groupConfiguration.maximumGracefulShutdownDuration = .milliseconds(Int64(configuration.gracePeriod * 1000))
         let services = ServiceGroup(configuration: groupConfiguration)
-        let draining = draining, drainDelay = configuration.drainDelay
+        let draining = draining, drainDelay = configuration.drainDelay, scans = scans
         try await withThrowingTaskGroup(of: Bool.self) { tasks in
+            // The store's own work (a connection pool) runs until the server has drained.
+            tasks.addTask {
+                await scans.run()
+                return false
+            }
+            try await scans.prepare()
             tasks.addTask {
                 try await services.run()
                 return true
@@ -177,21 +183,25 @@ public struct FocalServer: Sendable {
                 }
                 let inline = inlineValue == "base64"
                 let uploads = try await uploads(of: request)
-                let configuration = configuration, scans = scans, metrics = metrics
-                let (result, frames) = try await work { (deadline) throws(ServiceError) in
+                let configuration = configuration
+                var (result, frames) = try await work { (deadline) throws(ServiceError) in
                     try Processing.scan(uploads, limits: configuration, deadline: deadline) { (flat) throws(ServiceError) in
                         let jpeg: [UInt8]
                         do throws(FocalError) { jpeg = try flat.encoded(as: .jpeg, quality: 0.9) } catch {
                             throw ServiceError(processing: error, what: "encoding a scan")
                         }
-                        if inline {
-                            return .init(width: flat.width, height: flat.height, base64: Data(jpeg).base64EncodedString())
-                        }
-                        let start = MonotonicClock.now()
-                        let id = try scans.keep(jpeg)
-                        metrics.scanStore("write", seconds: MonotonicClock.now() - start)
-                        return .init(width: flat.width, height: flat.height, url: "/v1/scans/" + id)
+                        return inline
+                            ? .init(width: flat.width, height: flat.height, base64: Data(jpeg).base64EncodedString())
+                            : .init(width: flat.width, height: flat.height, unstored: jpeg)
                     }
+                }
+                for index in result.documents.indices {
+                    guard let jpeg = result.documents[index].scan.unstored else { continue }
+                    let start = MonotonicClock.now()
+                    let id = try await scans.keep(jpeg)
+                    metrics.scanStore("write", seconds: MonotonicClock.now() - start)
+                    result.documents[index].scan.url = "/v1/scans/" + id
+                    result.documents[index].scan.unstored = nil
                 }
                 metrics.framesProcessed(frames)
                 return Self.json(200, result)
@@ -217,7 +227,8 @@ public struct FocalServer: Sendable {
         router.get("v1/scans/:id") { _, context in
             await answer("scans") { () async throws(ServiceError) -> Response in
                 let start = MonotonicClock.now()
-                let jpeg = context.parameters.get("id").flatMap { scans.get($0) }
+                let id = context.parameters.get("id") ?? ""
+                let jpeg = try await scans.get(id)
                 metrics.scanStore("read", seconds: MonotonicClock.now() - start)
                 guard let jpeg else {
                     throw ServiceError(404, "no such scan (\(scans.retention))")

@@ -24,6 +24,10 @@ struct ScanResponse: Encodable, Sendable {
         var contentType = "image/jpeg"
         var url: String?
         var base64: String?
+        /// The JPEG still to be put in the scan store, which then gives the url.
+        var unstored: [UInt8]? = nil
+
+        enum CodingKeys: String, CodingKey { case width, height, contentType, url, base64 }
     }
     var frames: Int
     var documents: [Document]

@@ -1,22 +1,37 @@
+import NIOPosix
 import Synchronization
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Where `POST /v1/scan` keeps flat scans for `GET /v1/scans/{id}`.
-protocol ScanStore: Sendable {
+/// Where `POST /v1/scan` keeps flat scans for `GET /v1/scans/{id}`: this process's memory
+/// (``MemoryScanStore``), a folder every replica mounts (``DirectoryScanStore``), or a database
+/// (`FocalPostgres`'s `PostgresScanStore`).
+public protocol ScanStore: Sendable {
     /// Keeps the JPEG and returns the unguessable id it can be fetched by.
-    func keep(_ jpeg: [UInt8]) throws(ServiceError) -> String
+    func keep(_ jpeg: [UInt8]) async throws(ServiceError) -> String
     /// The JPEG kept under `id`, or nil when there is none (never kept, expired, or dropped).
-    func get(_ id: String) -> [UInt8]?
+    /// Throws when the store cannot be reached, which is not the same as "no such scan".
+    func get(_ id: String) async throws(ServiceError) -> [UInt8]?
     /// How long a scan stays, in words, for the 404's reason.
     var retention: String { get }
+    /// Checked once before the server listens: a store that cannot be used stops the start, with
+    /// the reason. Also the place to create what the store needs (a table).
+    func prepare() async throws(ServiceError)
+    /// Runs what the store needs while the server does (a connection pool) until the task is
+    /// cancelled, which happens after the server has drained. Stores with nothing to run return.
+    func run() async
+}
+
+extension ScanStore {
+    public func prepare() async throws(ServiceError) {}
+    public func run() async {}
 }
 
 /// 128 random bits as 32 hex digits: an id nobody can guess, and the only form `get` accepts.
-enum ScanID {
-    static func make() -> String {
+public enum ScanID {
+    public static func make() -> String {
         var generator = SystemRandomNumberGenerator()
         return [generator.next(), generator.next()].map { (value: UInt64) in
             let digits = String(value, radix: 16)
@@ -24,7 +39,7 @@ enum ScanID {
         }.joined()
     }
 
-    static func isValid(_ id: String) -> Bool {
+    public static func isValid(_ id: String) -> Bool {
         id.utf8.count == 32 && id.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 }
@@ -39,7 +54,7 @@ final class MemoryScanStore: ScanStore {
 
     var retention: String { "the last \(capacity) scans are kept" }
 
-    func keep(_ jpeg: [UInt8]) -> String {
+    func keep(_ jpeg: [UInt8]) async -> String {
         let id = ScanID.make()
         state.withLock { state in
             state.order.append(id)
@@ -49,7 +64,7 @@ final class MemoryScanStore: ScanStore {
         return id
     }
 
-    func get(_ id: String) -> [UInt8]? { state.withLock { $0.images[id] } }
+    func get(_ id: String) async -> [UInt8]? { state.withLock { $0.images[id] } }
 }
 
 /// Scans as files in one folder that every replica mounts (a shared volume): any replica serves
@@ -87,7 +102,23 @@ final class DirectoryScanStore: ScanStore {
 
     var retention: String { "scans are kept for \(Int(lifetime)) s" }
 
-    func keep(_ jpeg: [UInt8]) throws(ServiceError) -> String {
+    // File I/O (an fsync on every write) runs on NIO's blocking-I/O pool, not on the threads
+    // that serve requests.
+    func keep(_ jpeg: [UInt8]) async throws(ServiceError) -> String {
+        do {
+            return try await NIOThreadPool.singleton.runIfActive { () throws(ServiceError) in try self.writeFile(jpeg) }
+        } catch let error as ServiceError {
+            throw error
+        } catch {
+            throw ServiceError(internal: error, what: "keeping a scan")
+        }
+    }
+
+    func get(_ id: String) async -> [UInt8]? {
+        (try? await NIOThreadPool.singleton.runIfActive { self.readFile(id) }) ?? nil
+    }
+
+    func writeFile(_ jpeg: [UInt8]) throws(ServiceError) -> String {
         let id = ScanID.make()
         let temporary = folder + "/.partial-" + id
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -122,7 +153,7 @@ final class DirectoryScanStore: ScanStore {
         return id
     }
 
-    func get(_ id: String) -> [UInt8]? {
+    func readFile(_ id: String) -> [UInt8]? {
         guard ScanID.isValid(id) else { return nil }
         let descriptor = open(folder + "/" + id + ".jpg", O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else { return nil }

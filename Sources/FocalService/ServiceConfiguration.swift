@@ -39,8 +39,8 @@ public struct ServiceConfiguration: Sendable {
     public var keptScans: Int = 64
     /// Where flat scans are kept for `GET /v1/scans/{id}`; nil keeps the last ``keptScans`` in
     /// this process's memory, which only suits a single process. Replicas behind a load balancer
-    /// share a folder: ``useScanFolder(_:lifetime:maximumBytes:)``.
-    var scanStore: (any ScanStore)? = nil
+    /// share a folder (``useScanFolder(_:lifetime:maximumBytes:)``) or a database (`FocalPostgres`).
+    public var scanStore: (any ScanStore)? = nil
 
     /// Keeps flat scans as files in `folder` (created 0700 if missing), which every replica
     /// mounts: a scan is served by whichever replica gets the request, and outlives restarts.

@@ -87,4 +87,25 @@ import Testing
         let run = try CLIRun(["serve", "--workers", "0"])
         #expect(run.status == 2 && run.error.contains("--workers"))
     }
+
+    @Test func aScanStoreURLThatCannotWorkIsAUsageErrorSayingWhatToWrite() throws {
+        for (url, reason) in [
+            ("redis://cache/0", "is not a postgres:// URL"), ("postgres://db.internal/focal", "names no user"),
+            ("postgres://focal@db.internal/", "names no database"),
+            ("postgres://focal@db.internal/focal?sslmode=verify-full", "sslmode=verify-full"),
+        ] {
+            let run = try CLIRun(["serve", "--scan-postgres", url])
+            #expect(run.status == 2, "\(url)")
+            #expect(run.error.contains(reason) && run.error.contains("postgres://user[:password]@host[:port]/database"), "\(run.error)")
+        }
+        let both = try CLIRun(["serve", "--scan-dir", "/tmp/scans", "--scan-postgres", "postgres://focal@db/focal"])
+        #expect(both.status == 2 && both.error.contains("give one"))
+    }
+
+    @Test func anUnreachableScanStoreStopsTheStartNamingItWithoutThePassword() throws {
+        // Port 1 on loopback: nothing listens, the connection is refused at once.
+        let run = try CLIRun(["serve", "--port", "0", "--scan-postgres", "postgres://focal:hunter2@127.0.0.1:1/focal"])
+        #expect(run.status == 1)
+        #expect(run.error.contains("postgres://focal@127.0.0.1:1/focal") && !run.error.contains("hunter2"), "\(run.error)")
+    }
 }

@@ -23,7 +23,8 @@ import Testing
         let (body, type) = LiveServer.multipart([("page.jpg", "image/jpeg", try Scenes.jpeg(blur: 0))])
         let reply = try await first.request("POST", "/v1/scan", body: body, contentType: type)
         #expect(reply.status == 200, "\(reply.reason)")
-        let url = try #require(((reply.json["documents"] as? [[String: Any]])?.first?["scan"] as? [String: Any])?["url"] as? String)
+        let url = try #require(
+            ((reply.json["documents"] as? [[String: Any]])?.first?["scan"] as? [String: Any])?["url"] as? String)
         let fromFirst = try await first.request("GET", url)
         let fromSecond = try await second.request("GET", url)
         #expect(fromFirst.status == 200 && fromSecond.status == 200)
@@ -54,29 +55,36 @@ import Testing
         }
     }
 
-    @Test func scansExpireAndTheFolderKeepsToItsSize() throws {
+    @Test func scansExpireAndTheFolderKeepsToItsSize() async throws {
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let store = try DirectoryScanStore(folder: folder, lifetime: 60, maximumBytes: 25_000)
         var ids: [String] = []
         for index in 0..<4 {
-            ids.append(try store.keep([UInt8](repeating: UInt8(index), count: 10_000)))
+            ids.append(try await store.keep([UInt8](repeating: UInt8(index), count: 10_000)))
             // Distinct modification times, oldest first.
             let past = time(nil) - 40 + index * 5
             var times = [timespec(tv_sec: past, tv_nsec: 0), timespec(tv_sec: past, tv_nsec: 0)]
             utimensat(AT_FDCWD, folder + "/" + ids[index] + ".jpg", &times, 0)
         }
-        #expect(ids.allSatisfy { store.get($0) != nil })
+        func kept() async -> [Bool] {
+            var answers: [Bool] = []
+            for id in ids { answers.append(await store.get(id) != nil) }
+            return answers
+        }
+        #expect(await kept() == [true, true, true, true])
         store.sweep(now: Double(time(nil)))
         // 40 KB over a 25 KB cap: the two oldest go.
-        #expect(ids.map { store.get($0) != nil } == [false, false, true, true])
+        #expect(await kept() == [false, false, true, true])
+        #expect(await store.get(ids[3]) == [UInt8](repeating: 3, count: 10_000))
         // An hour later every scan has expired, and the sweep removes the files.
-        #expect(store.get(ids[3]) != nil)
         store.sweep(now: Double(time(nil)) + 3600)
         #expect((try FileManager.default.contentsOfDirectory(atPath: folder)).isEmpty)
     }
 
     @Test func aFolderThatCannotBeWrittenIsRefusedAtStartUp() {
-        #expect(throws: ServiceError.self) { try DirectoryScanStore(folder: "/proc/focal-scans", lifetime: 60, maximumBytes: 1 << 20) }
+        #expect(throws: ServiceError.self) {
+            try DirectoryScanStore(folder: "/proc/focal-scans", lifetime: 60, maximumBytes: 1 << 20)
+        }
     }
 }

@@ -1,0 +1,223 @@
+import FocalService
+import Logging
+import PostgresNIO
+import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Flat scans in a PostgreSQL table that every replica reaches over the network, for deployments
+/// without a shared volume: any replica serves a scan another one made, and scans outlive
+/// restarts of every replica.
+///
+/// The table (`focal_scans`) is created at start-up if it is missing. Ids are ``ScanID``s, passed
+/// as bound parameters, never spliced into SQL. Scans expire after `lifetime` seconds; when the
+/// table holds more than `maximumBytes` of scans, the oldest go first. A database that does not
+/// answer within ``operationTimeout`` makes the request 503 (retry later), never a hang.
+public final class PostgresScanStore: ScanStore {
+    /// Seconds a scan stays. Raising it keeps scans for slower clients, at the cost of space.
+    public let lifetime: Double
+    /// Bytes of scans the table may hold; beyond it the oldest are deleted.
+    public let maximumBytes: Int
+    /// Seconds one database operation may take before its request is answered 503. Raising it
+    /// rides out longer database stalls, at the cost of requests waiting that long.
+    public static let operationTimeout = 5.0
+    /// Sweeps (expiry and the size cap) run at most this often, in seconds, from a writing replica.
+    public static let sweepInterval = 10.0
+    /// The database, as the log and errors name it: the URL without its password.
+    public let endpoint: String
+    let client: PostgresClient
+    private let lastSweep = Mutex(ContinuousClock.now - .seconds(3600))
+    private let log = Logger(label: "focal.scan-store")
+
+    /// A store at `url`: `postgres://user[:password]@host[:port]/database`, with `?sslmode=`
+    /// `disable`, `prefer` (the default, as libpq's) or `require`, and `?host=/run/postgresql`
+    /// for a Unix socket in that folder. A password in `password` (from `PGPASSWORD`, say) keeps
+    /// it off the command line. Nothing is connected until ``prepare()``.
+    public init(url: String, password: String? = nil, lifetime: Double = 3600, maximumBytes: Int = 1 << 30)
+        throws(ServiceError)
+    {
+        let parsed = try Self.configuration(url: url, password: password)
+        self.endpoint = parsed.endpoint
+        self.lifetime = lifetime
+        self.maximumBytes = maximumBytes
+        var configuration = parsed.configuration
+        configuration.options.connectTimeout = .seconds(Int64(Self.operationTimeout))
+        configuration.options.maximumConnections = 8
+        var background = Logger(label: "focal.scan-store.connections")
+        background.logLevel = .warning
+        client = PostgresClient(configuration: configuration, backgroundLogger: background)
+    }
+
+    public var retention: String { "scans are kept for \(Int(lifetime)) s" }
+
+    public func run() async { await client.run() }
+
+    public func prepare() async throws(ServiceError) {
+        do {
+            try await bounded {
+                // Replicas starting together would race to create the table: a transaction-scoped
+                // lock makes it one at a time.
+                try await self.client.withTransaction(logger: self.log) { connection in
+                    try await connection.query("SELECT pg_advisory_xact_lock(7432001)", logger: self.log)
+                    try await connection.query(
+                        """
+                        CREATE TABLE IF NOT EXISTS focal_scans (
+                            id text PRIMARY KEY, jpeg bytea NOT NULL, size integer NOT NULL,
+                            created timestamptz NOT NULL DEFAULT now())
+                        """, logger: self.log)
+                    try await connection.query(
+                        "CREATE INDEX IF NOT EXISTS focal_scans_created ON focal_scans (created)", logger: self.log)
+                }
+            }
+        } catch {
+            throw ServiceError(503, "cannot use the scan store \(endpoint): \(error.reason)")
+        }
+    }
+
+    public func keep(_ jpeg: [UInt8]) async throws(ServiceError) -> String {
+        let id = ScanID.make()
+        let bytes = ByteBuffer(bytes: jpeg), size = jpeg.count
+        _ = try await answering("keeping a scan") {
+            try await self.client.query(
+                "INSERT INTO focal_scans (id, jpeg, size) VALUES (\(id), \(bytes), \(size))", logger: self.log)
+        }
+        let now = ContinuousClock.now
+        let due = lastSweep.withLock { last in
+            guard now - last >= .seconds(Self.sweepInterval) else { return false }
+            last = now
+            return true
+        }
+        if due { Task { await self.sweep() } }
+        return id
+    }
+
+    public func get(_ id: String) async throws(ServiceError) -> [UInt8]? {
+        guard ScanID.isValid(id) else { return nil }
+        let lifetime = lifetime
+        return try await answering("reading a scan") { () async throws -> [UInt8]? in
+            let rows = try await self.client.query(
+                """
+                SELECT jpeg FROM focal_scans
+                WHERE id = \(id) AND created > now() - make_interval(secs => \(lifetime))
+                """, logger: self.log)
+            for try await jpeg in rows.decode(ByteBuffer.self) { return Array(buffer: jpeg) }
+            return nil
+        }
+    }
+
+    /// Deletes expired scans, then the oldest while the table holds more than ``maximumBytes``.
+    public func sweep() async {
+        let lifetime = lifetime, maximumBytes = maximumBytes
+        do {
+            try await bounded {
+                try await self.client.query(
+                    "DELETE FROM focal_scans WHERE created <= now() - make_interval(secs => \(lifetime))",
+                    logger: self.log)
+                try await self.client.query(
+                    """
+                    DELETE FROM focal_scans WHERE id IN (
+                        SELECT id FROM (
+                            SELECT id, sum(size) OVER (ORDER BY created DESC, id) AS newer FROM focal_scans
+                        ) AS totals WHERE newer > \(maximumBytes))
+                    """, logger: self.log)
+            }
+        } catch {
+            log.warning("sweeping the scan store \(endpoint) failed: \(error.reason)")
+        }
+    }
+
+    /// Runs a database operation; a failure or a stall is logged with its details and answered
+    /// 503, since the database may well be back in a moment.
+    private func answering<T: Sendable>(_ what: String, _ operation: @escaping @Sendable () async throws -> T)
+        async throws(ServiceError) -> T
+    {
+        do {
+            return try await bounded(operation)
+        } catch {
+            log.error("\(what) in \(endpoint) failed: \(error.reason)")
+            throw ServiceError(503, "the scan store is unavailable; try again shortly", retryAfter: 1)
+        }
+    }
+
+    private func bounded<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T)
+        async throws(StoreFailure) -> T
+    {
+        do {
+            return try await withThrowingTaskGroup(of: T?.self) { tasks in
+                tasks.addTask { try await operation() }
+                tasks.addTask {
+                    try await Task.sleep(for: .seconds(Self.operationTimeout))
+                    return nil
+                }
+                defer { tasks.cancelAll() }
+                guard let first = try await tasks.next(), let value = first else {
+                    throw StoreFailure(reason: "no answer within \(Self.operationTimeout) s")
+                }
+                return value
+            }
+        } catch let error as StoreFailure {
+            throw error
+        } catch let error as PSQLError {
+            // PSQLError's description hides the server's message; its reflection has it.
+            throw StoreFailure(reason: String(reflecting: error))
+        } catch {
+            throw StoreFailure(reason: "\(error)")
+        }
+    }
+
+    struct StoreFailure: Error {
+        var reason: String
+    }
+
+    /// The client configuration a URL names, and the URL as messages may show it (no password).
+    static func configuration(url: String, password: String?) throws(ServiceError) -> (
+        configuration: PostgresClient.Configuration, endpoint: String
+    ) {
+        func refuse(_ why: String) -> ServiceError {
+            ServiceError(400, "the scan store URL \(why); write postgres://user[:password]@host[:port]/database")
+        }
+        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? "")
+        else { throw refuse("is not a postgres:// URL") }
+        let options = Dictionary(
+            (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { _, last in last })
+        guard let user = components.user, !user.isEmpty else { throw refuse("names no user") }
+        let database = String(components.path.drop { $0 == "/" })
+        guard !database.isEmpty, !database.contains("/") else { throw refuse("names no database") }
+        let port = components.port ?? 5432
+        guard (1...65535).contains(port) else { throw refuse("has port \(port)") }
+        let secret = password ?? components.password
+        if let socketFolder = options["host"], socketFolder.hasPrefix("/") {
+            let socket = socketFolder + "/.s.PGSQL.\(port)"
+            return (
+                .init(unixSocketPath: socket, username: user, password: secret, database: database),
+                "postgres://\(user)@/\(database)?host=\(socketFolder)"
+            )
+        }
+        guard let host = components.host, !host.isEmpty else { throw refuse("names no host") }
+        let tls: PostgresClient.Configuration.TLS
+        switch options["sslmode"] ?? "prefer" {
+        case "disable": tls = .disable
+        case "prefer": tls = .prefer(.makeClientConfiguration())
+        case "require": tls = .require(.makeClientConfiguration())
+        case let mode: throw refuse("has sslmode=\(mode) (disable, prefer or require)")
+        }
+        return (
+            .init(host: host, port: port, username: user, password: secret, database: database, tls: tls),
+            "postgres://\(user)@\(host):\(port)/\(database)"
+        )
+    }
+}
+
+extension Error {
+    fileprivate var reason: String {
+        switch self {
+        case let error as PostgresScanStore.StoreFailure: error.reason
+        case let error as ServiceError: error.reason
+        default: String(reflecting: self)
+        }
+    }
+}
