@@ -53,6 +53,7 @@ let package = Package(
             linkerSettings: [
                 .linkedLibrary("opencv_core"),
                 .linkedLibrary("opencv_imgproc"),
+                .linkedLibrary("opencv_photo"),
                 // opencv_imgcodecs is opened on first use: see image_codec.cpp.
                 .linkedLibrary("opencv_objdetect"),
                 .linkedLibrary("opencv_dnn"),

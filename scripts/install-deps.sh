@@ -12,7 +12,7 @@
 set -euo pipefail
 
 packages=(pkg-config libopencv-dev libopencv-contrib-dev opencv-data libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libv4l-dev)
-runtime_packages=(libopencv-core406 libopencv-imgproc406 libopencv-imgcodecs406 libopencv-objdetect406
+runtime_packages=(libopencv-core406 libopencv-imgproc406 libopencv-photo406 libopencv-imgcodecs406 libopencv-objdetect406
     libopencv-dnn406 libopencv-contrib406 opencv-data libavformat59 libavcodec59 libswscale6 libavutil57 libv4l-0)
 case "${1:-}" in
     --runtime) packages=("${runtime_packages[@]}") ;;

@@ -3,6 +3,7 @@
 //
 //   focal-bench video SAMPLE.mp4 [--repeat N]
 import Focal
+import FocalSynthetic
 import Foundation
 import Synchronization
 
@@ -324,6 +325,44 @@ func textbookPredictions(video: String, output: String) throws {
     try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: output))
 }
 
+/// Scan enhancement measured on rendered pages under a known falloff of light and a cast shadow
+/// (FocalSynthetic's ShadedPage): the paper's spread before and after `color`, and the share of
+/// print, faint pencil and paper that `bw` makes black, over `pages` seeds.
+func enhanceMeasures(pages: Int) throws {
+    func spread(_ values: [Double]) -> Double {
+        let mean = values.reduce(0, +) / Double(values.count)
+        return (values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(values.count)).squareRoot()
+    }
+    func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(values.count) }
+    print("page  paper spread before → color   paper mean   ink mean (clean page's, whitened)   bw: print kept  pencil kept  paper black   ms color/bw")
+    var sums = [Double](repeating: 0, count: 8)
+    for seed in 0..<pages {
+        let page = try ShadedPage(seed: UInt64(100 + seed))
+        var color = page.image, bw = page.image
+        let colorSeconds = try seconds { color = try page.image.enhanced(.color) }
+        let bwSeconds = try seconds { bw = try page.image.enhanced(.blackAndWhite) }
+        let before = spread(page.luminance(of: page.image, where: .paper))
+        let after = spread(page.luminance(of: color, where: .paper))
+        func black(_ kind: ShadedPage.Truth) -> Double {
+            let values = page.luminance(of: bw, where: kind)
+            return Double(values.filter { $0 == 0 }.count) / Double(values.count)
+        }
+        let cleanInk = mean(page.luminance(of: page.clean, where: .ink)) * 255 / mean(page.luminance(of: page.clean, where: .paper))
+        let row = [
+            before, after, mean(page.luminance(of: color, where: .paper)), mean(page.luminance(of: color, where: .ink)),
+            black(.ink), black(.pencil), black(.paper), cleanInk,
+        ]
+        for index in row.indices { sums[index] += row[index] }
+        print(
+            "\(100 + seed)   \(fixed(row[0])) → \(fixed(row[1]))              \(fixed(row[2]))        \(fixed(row[3])) (\(fixed(row[7])))                  \(fixed(row[4] * 100)) %         \(fixed(row[5] * 100)) %       \(fixed(row[6] * 100, 2)) %       \(fixed(colorSeconds * 1000, 0))/\(fixed(bwSeconds * 1000, 0))"
+        )
+    }
+    let n = Double(pages)
+    print(
+        "mean  \(fixed(sums[0] / n)) → \(fixed(sums[1] / n)) (\(fixed(sums[1] / sums[0] * 100)) %)   \(fixed(sums[2] / n))        \(fixed(sums[3] / n)) (\(fixed(sums[7] / n)))                  \(fixed(sums[4] / n * 100)) %         \(fixed(sums[5] / n * 100)) %       \(fixed(sums[6] / n * 100, 2)) %"
+    )
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 func option(_ name: String, default value: Int) -> Int {
     guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count, let number = Int(arguments[index + 1]) else {
@@ -345,6 +384,8 @@ do {
         try serviceReference(
             image: arguments.count > 1 ? arguments[1] : "Samples/Media/document.jpg", threads: option("--threads", default: 2),
             seconds: Double(option("--seconds", default: 10)))
+    case "enhance":
+        try enhanceMeasures(pages: option("--pages", default: 5))
     case "capture":
         try captureBenchmark(seconds: Double(option("--seconds", default: 3)))
     case "text":

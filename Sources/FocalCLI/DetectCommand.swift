@@ -180,6 +180,7 @@ struct DetectCommand: ParsableCommand {
 }
 
 extension DetectorOptions.Accuracy: ExpressibleByArgument {}
+extension ScanEnhancement: ExpressibleByArgument {}
 
 extension TextDetectionOptions.ModelInputSize: ExpressibleByArgument {
     public init?(argument: String) {

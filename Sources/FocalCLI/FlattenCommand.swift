@@ -12,11 +12,13 @@ struct FlattenCommand: ParsableCommand {
             proportions (estimated from the camera geometry) and full resolution: what focal scan \
             does with detected corners, for corners a person adjusted. Corners are in the pixels of \
             the upright image (after its EXIF orientation), in the order top-left, top-right, \
-            bottom-right, bottom-left, as focal detect --json reports them. The output appears only \
+            bottom-right, bottom-left, as focal detect --json reports them. --enhance cleans the \
+            scan up as a scanner app's filters do (see focal scan --help). The output appears only \
             when complete.
 
             EXAMPLES
               focal flatten receipt.jpg --corners 412,80,1630,130,1580,2950,380,2890 -o receipt-flat.jpg
+              focal flatten page.jpg --corners 10,20,500,25,490,700,15,690 --enhance bw -o page.png
               focal detect page.jpg --json - | jq -r '…corners…'   # detected corners, to adjust
             """
     )
@@ -33,6 +35,9 @@ struct FlattenCommand: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write the scan (.jpg or .png).", valueName: "path"))
     var output: String
 
+    @Option(help: ArgumentHelp("none, color, gray or bw: shading and shadows removed, the paper whitened.", valueName: "mode"))
+    var enhance: ScanEnhancement = .none
+
     func validate() throws { _ = try quad() }
 
     func quad() throws -> Quad {
@@ -47,7 +52,9 @@ struct FlattenCommand: ParsableCommand {
         do {
             let frame = try Frame(contentsOf: input).oriented()
             let flat: Frame
-            do { flat = try frame.flattened(through: try quad()) } catch let error as FocalError { throw error.about(input) }
+            do { flat = try frame.flattened(through: try quad()).enhanced(enhance) } catch let error as FocalError {
+                throw error.about(input)
+            }
             try flat.write(to: output, quality: 0.92)
             print("wrote \(output) (\(flat.width)x\(flat.height))")
         } catch let error as FocalError {

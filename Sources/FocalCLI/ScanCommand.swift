@@ -22,9 +22,16 @@ struct ScanCommand: ParsableCommand {
             page's true proportions and the source's full resolution), document-N-best.jpg (the \
             frame it came from, with the document outlined) and an entry in summary.json.
 
+            --enhance cleans each scan up as a scanner app's filters do. color and gray estimate \
+            the light on the paper and divide it out, so that shading and cast shadows go and the \
+            paper turns white while the ink keeps its darkness; bw turns the page into black ink on \
+            white, thresholded against the paper's own noise so that faint pencil and small print \
+            survive. Large flat areas of colour (a photo on the page) come out lighter.
+
             EXAMPLES
               focal scan receipt-video.mp4 --out scans
               focal scan desk.jpg --out scans --max-documents 3 --format jpg
+              focal scan receipt.jpg --out scans --enhance bw
             """
     )
 
@@ -42,6 +49,9 @@ struct ScanCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("low (fast) or high.", valueName: "accuracy"))
     var accuracy: DetectorOptions.Accuracy = .high
+
+    @Option(help: ArgumentHelp("none, color, gray or bw: shading and shadows removed, the paper whitened.", valueName: "mode"))
+    var enhance: ScanEnhancement = .none
 
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
@@ -88,7 +98,7 @@ struct ScanCommand: ParsableCommand {
         do {
             var entries: [Entry] = []
             for (number, scan) in scans.enumerated() {
-                let flat = try scan.flattened()
+                let flat = try scan.flattened().enhanced(enhance)
                 let scanName = "document-\(number + 1).\(format.lowercased() == "png" ? "png" : "jpg")"
                 let bestName = "document-\(number + 1)-best.jpg"
                 try flat.write(to: out + "/" + scanName, quality: 0.92)

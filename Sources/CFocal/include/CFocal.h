@@ -183,6 +183,12 @@ cfocal_status cfocal_add_noise(const cfocal_image *image, double sigma, uint64_t
 /* Document enhancement in place: contrast-limited adaptive histogram equalisation of the luma
  * (evens out shadows and uneven light), then a light unsharp mask. Colour planes are kept. */
 cfocal_status cfocal_enhance_document(const cfocal_image *image);
+/* Scan enhancement (for flat scans, not video frames): the paper's illumination is estimated and
+ * divided out. COLOR writes bgr8 (paper white, colour cast gone, ink kept), GRAY gray8 the same,
+ * BLACK_AND_WHITE gray8 of 0 (ink) and 255 (paper), thresholded against the paper's own noise so
+ * that faint strokes survive. src is gray8, bgr8 or bgra8; dst has its size. */
+enum { CFOCAL_ENHANCE_COLOR = 1, CFOCAL_ENHANCE_GRAY = 2, CFOCAL_ENHANCE_BLACK_AND_WHITE = 3 };
+cfocal_status cfocal_enhance_scan(const cfocal_image *src, int32_t mode, const cfocal_image *dst);
 /* Pixellation in place: blocks of block × block pixels take their mean colour. */
 cfocal_status cfocal_pixellate(const cfocal_image *image, int32_t block);
 /* Warps src by the 3×3 row-major homography h (src → dst coordinates) and composites it into dst:

@@ -1,0 +1,169 @@
+// Enhancement of flat scans: the paper's illumination is estimated and divided out, so that
+// shading and cast shadows go and the paper turns white while the ink keeps its darkness.
+#include "internal.hpp"
+
+#include <opencv2/imgproc.hpp>
+#include <opencv2/photo.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace cfocal;
+
+namespace {
+
+int odd(double size) { return std::max(3, static_cast<int>(std::lround(size)) | 1); }
+
+// The light falling on the paper of a BGR page (CV_32FC3, never below 1), as the page would look
+// with its ink and pictures taken away. A grey closing removes dark strokes narrower than its
+// kernel without moving the edges of shadows; areas whose colour is not the paper's (a drawing, a
+// coloured box) are filled in from the paper around them, so that they are not mistaken for paper
+// in shadow and washed out; a median smooths what is left. Worked out at a short side of at most
+// 512 pixels (the light varies slowly) and brought back to full size.
+cv::Mat illumination(const cv::Mat &bgr) {
+    const int short_side = std::min(bgr.cols, bgr.rows);
+    const double scale = std::min(1.0, 512.0 / short_side);
+    cv::Mat small;
+    if (scale < 1.0) cv::resize(bgr, small, cv::Size(), scale, scale, cv::INTER_AREA);
+    else small = bgr.clone();
+    // 3 % of the page's short side: wider than the strokes of body text and headings, narrower than
+    // the soft edge of a shadow.
+    const int kernel = odd(0.03 * std::min(small.cols, small.rows));
+    cv::morphologyEx(small, small, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_ELLIPSE, {kernel, kernel}));
+
+    // The paper's chromaticity is that of the brighter half of the page; shadows and shading
+    // darken the paper but barely change it.
+    cv::Mat chroma(small.size(), CV_32FC2), value(small.size(), CV_8U);
+    for (int y = 0; y < small.rows; ++y) {
+        const auto *pixel = small.ptr<cv::Vec3b>(y);
+        auto *c = chroma.ptr<cv::Vec2f>(y);
+        auto *v = value.ptr<uint8_t>(y);
+        for (int x = 0; x < small.cols; ++x) {
+            const float sum = 1.0f + pixel[x][0] + pixel[x][1] + pixel[x][2];
+            c[x] = {pixel[x][0] / sum, pixel[x][2] / sum};
+            v[x] = std::max({pixel[x][0], pixel[x][1], pixel[x][2]});
+        }
+    }
+    std::vector<uint8_t> values(value.begin<uint8_t>(), value.end<uint8_t>());
+    std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+    const uint8_t bright = values[values.size() / 2];
+    std::vector<float> blues, reds;
+    for (int y = 0; y < small.rows; ++y)
+        for (int x = 0; x < small.cols; ++x)
+            if (value.at<uint8_t>(y, x) >= bright) {
+                blues.push_back(chroma.at<cv::Vec2f>(y, x)[0]);
+                reds.push_back(chroma.at<cv::Vec2f>(y, x)[1]);
+            }
+    auto median = [](std::vector<float> &list) {
+        std::nth_element(list.begin(), list.begin() + list.size() / 2, list.end());
+        return list[list.size() / 2];
+    };
+    const float paper_blue = median(blues), paper_red = median(reds);
+    cv::Mat foreign(small.size(), CV_8U);
+    for (int y = 0; y < small.rows; ++y) {
+        const auto *c = chroma.ptr<cv::Vec2f>(y);
+        auto *f = foreign.ptr<uint8_t>(y);
+        for (int x = 0; x < small.cols; ++x)
+            f[x] = std::hypot(c[x][0] - paper_blue, c[x][1] - paper_red) > 0.04f ? 255 : 0;
+    }
+    const double foreign_share = cv::countNonZero(foreign) / double(foreign.total());
+    // Fill only when there is paper to fill from.
+    if (foreign_share > 0 && foreign_share < 0.8) {
+        cv::dilate(foreign, foreign, cv::getStructuringElement(cv::MORPH_ELLIPSE, {5, 5}));
+        cv::inpaint(small, foreign, small, 5, cv::INPAINT_TELEA);
+    }
+    cv::medianBlur(small, small, std::min(255, odd(kernel * 1.5)));
+    cv::Mat light;
+    cv::resize(small, light, bgr.size(), 0, 0, cv::INTER_LINEAR);
+    light.convertTo(light, CV_32FC3);
+    return cv::max(light, 1.0);
+}
+
+// Each channel over its light: the paper comes out near 1 whatever the light, the ink below.
+cv::Mat flattened_light(const cv::Mat &bgr) {
+    cv::Mat value;
+    bgr.convertTo(value, CV_32FC3);
+    return value / illumination(bgr);
+}
+
+// The level of clean paper in a flattened plane (its brightest common value) and the spread of
+// the paper's noise, from the pixels near that level.
+void paper_level(const cv::Mat &flat, double &level, double &noise) {
+    cv::Mat sample;
+    flat.reshape(1, 1).copyTo(sample);
+    std::vector<float> values(sample.begin<float>(), sample.end<float>());
+    auto at = [&](double q) {
+        auto nth = values.begin() + static_cast<long>(q * (values.size() - 1));
+        std::nth_element(values.begin(), nth, values.end());
+        return static_cast<double>(*nth);
+    };
+    // Most of a page is paper, so its upper quantiles are the paper's.
+    level = std::max(1e-3, at(0.75));
+    const double lower = at(0.60);
+    // Between the 60th and 75th percentile is paper noise: about 0.4 σ apart for a Gaussian.
+    noise = std::max(0.004, (level - lower) / 0.4);
+}
+
+}  // namespace
+
+cfocal_status cfocal_enhance_scan(const cfocal_image *src, int32_t mode, const cfocal_image *dst) {
+    return guarded("enhance a scan", [&] {
+        validate(src, "enhance a scan");
+        validate(dst, "enhance a scan");
+        if (src->format == CFOCAL_YUV420P)
+            fail(CFOCAL_ERR_INVALID_ARGUMENT, "enhance a scan: needs gray8, bgr8 or bgra8, not yuv420p");
+        if (dst->width != src->width || dst->height != src->height)
+            fail(CFOCAL_ERR_INVALID_ARGUMENT, "enhance a scan: the output must be the input's size");
+        const bool color = mode == CFOCAL_ENHANCE_COLOR;
+        if (mode < CFOCAL_ENHANCE_COLOR || mode > CFOCAL_ENHANCE_BLACK_AND_WHITE)
+            fail(CFOCAL_ERR_INVALID_ARGUMENT, "enhance a scan: unknown mode " + std::to_string(mode));
+        if (dst->format != (color ? CFOCAL_BGR8 : CFOCAL_GRAY8))
+            fail(CFOCAL_ERR_INVALID_ARGUMENT, "enhance a scan: color needs a bgr8 output, gray and bw gray8");
+        cv::Mat out = planes_of(*dst)[0];
+        cv::Mat bgr = packed_of(*src, "enhance a scan");
+        if (src->format == CFOCAL_GRAY8) cv::cvtColor(bgr, bgr, cv::COLOR_GRAY2BGR);
+        else if (src->format == CFOCAL_BGRA8) cv::cvtColor(bgr, bgr, cv::COLOR_BGRA2BGR);
+        // Each channel against its own light: shading goes, and so does the light's colour cast
+        // (a warm lamp), which whitens the paper.
+        std::vector<cv::Mat> channels;
+        cv::split(flattened_light(bgr), channels);
+        if (mode != CFOCAL_ENHANCE_BLACK_AND_WHITE) {
+            for (auto &channel : channels) {
+                double level, noise;
+                paper_level(channel, level, noise);
+                // The paper lands a little above white (so that its noise does not grey it); the
+                // ink is scaled with it, never clipped to black.
+                channel.convertTo(channel, CV_8U, 255.0 / (level - 1.5 * noise));
+            }
+            cv::Mat enhanced;
+            cv::merge(channels, enhanced);
+            if (color) enhanced.copyTo(out);
+            else cv::cvtColor(enhanced, out, cv::COLOR_BGR2GRAY);
+            return CFOCAL_OK;
+        }
+        // Black and white. Strokes are found as what they are, narrow dark marks: a pixel is ink
+        // when a closing at stroke width (the paper around it, the stroke taken away) is brighter
+        // than it by more than the paper's noise could make, and it is darker than the midpoint
+        // between that paper and the stroke's core, so that strokes keep their width. Faint pencil,
+        // a tenth or two below the paper, passes; the blurred edges of dark print do not thicken
+        // it; a grey fill (a table's header) stays white, the print on it black. Broad areas darker
+        // than 60 % of the paper (a black box, bold display type) are ink too.
+        cv::Mat flat = channels[0] * 0.114 + channels[1] * 0.587 + channels[2] * 0.299;
+        double level, noise;
+        paper_level(flat, level, noise);
+        flat /= level;
+        cv::GaussianBlur(flat, flat, cv::Size(0, 0), 0.7);
+        // 0.8 % of the short side: wider than the strokes of body text on a page.
+        const int stroke = odd(0.008 * std::min(flat.cols, flat.rows));
+        const cv::Mat shape = cv::getStructuringElement(cv::MORPH_ELLIPSE, {stroke, stroke});
+        cv::Mat paper, core;
+        cv::morphologyEx(flat, paper, cv::MORPH_CLOSE, shape);
+        cv::erode(flat, core, shape);
+        const double least_contrast = std::max(0.1, 6.0 * noise / level);
+        cv::Mat stroke_ink = ((paper - flat) > least_contrast) & (flat < (paper + core) * 0.5);
+        cv::Mat ink = stroke_ink | (flat < 0.6);
+        out.setTo(255);
+        out.setTo(0, ink);
+        return CFOCAL_OK;
+    });
+}

@@ -1,0 +1,112 @@
+import Focal
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A flat page photographed under uneven light, with what each pixel truly is: a
+/// ``SyntheticPage`` with faint pencil strokes added, then a light falling off across the page and a
+/// cast shadow (a hand or a phone) over one part. For measuring scan enhancement against truth.
+public struct ShadedPage: Sendable {
+    /// What a pixel of the clean page is.
+    public enum Truth: UInt8, Sendable {
+        case paper, ink, pencil, other
+    }
+    /// The page as the camera sees it (BGR).
+    public var image: Frame
+    /// The page under even light, before shading (BGR).
+    public var clean: Frame
+    /// One ``Truth`` per pixel, row-major, `width × height`.
+    public var truth: [Truth]
+    /// The light's strength over the page: 1 at its brightest, `darkest` in the shadow's core.
+    public var darkest: Double
+
+    /// Light falls from `1` on the right edge to `falloff` on the left; the shadow, a soft-edged
+    /// band over the lower left, multiplies what is under it by `shadow`.
+    public init(width: Int = 850, height: Int = 1100, seed: UInt64, falloff: Double = 0.6, shadow: Double = 0.55)
+        throws(FocalError)
+    {
+        var page = try SyntheticPage(width: width, height: height, seed: seed).image
+        let paper = Color(red: 0.96, green: 0.95, blue: 0.92)
+        let pencil = Color(red: 0.96 * 0.8, green: 0.95 * 0.8, blue: 0.92 * 0.8)
+        // Faint pencil: a margin note's strokes, a fifth darker than the paper.
+        var random = SeededGenerator(seed: seed &+ 7)
+        for index in 0..<6 {
+            let y = Double(height) * (0.2 + 0.12 * Double(index))
+            let x = Double(width) * 0.91 + random.uniform(-4...4)
+            try page.stroke(
+                [Point(x: x, y: y), Point(x: x + 18, y: y + 30), Point(x: x + 4, y: y + 60)], color: pencil, lineWidth: 1.6,
+                closed: false)
+        }
+        clean = page
+        let paperGray = paper.gray
+        truth = page.withUnsafeBytes { bytes in
+            (0..<(width * height)).map { index in
+                let row = index / width, column = index % width
+                let offset = row * page.bytesPerRow + column * 3
+                let b = Double(bytes[offset]), g = Double(bytes[offset + 1]), r = Double(bytes[offset + 2])
+                let gray = (0.114 * b + 0.587 * g + 0.299 * r) / 255
+                let isPencilColumn = Double(column) > Double(width) * 0.9
+                if gray < 0.5 * paperGray { return .ink }
+                if isPencilColumn && gray < 0.9 * paperGray { return .pencil }
+                if abs(gray - paperGray) < 0.04 && max(b, g, r) - min(b, g, r) < 20 { return .paper }
+                return .other
+            }
+        }
+        darkest = falloff * shadow
+        // The light: a falloff across the page, and a shadow whose edge is blurred over 2 % of the
+        // page's width, as one cast from a few centimetres above it.
+        var light = [Double](repeating: 0, count: width * height)
+        let softness = 0.02 * Double(width)
+        for row in 0..<height {
+            for column in 0..<width {
+                let across = falloff + (1 - falloff) * Double(column) / Double(width - 1)
+                // The shadow covers below the line from (0, 0.55 h) to (0.45 w, h).
+                let edgeX = 0.45 * Double(width) * (Double(row) / Double(height) - 0.55) / 0.45
+                let inside = (edgeX - Double(column)) / softness
+                let weight = 1 / (1 + exp(-inside * 4))
+                light[row * width + column] = across * (1 - weight * (1 - shadow))
+            }
+        }
+        var shaded = try Frame(width: width, height: height, format: .bgr8)
+        let stride = shaded.bytesPerRow
+        page.withUnsafeBytes { source in
+            shaded.withUnsafeMutableBytes { target in
+                for row in 0..<height {
+                    for column in 0..<width {
+                        let factor = light[row * width + column]
+                        for channel in 0..<3 {
+                            let value = Double(source[row * page.bytesPerRow + column * 3 + channel]) * factor
+                            target[row * stride + column * 3 + channel] = UInt8(min(255, value.rounded()))
+                        }
+                    }
+                }
+            }
+        }
+        try shaded.addNoise(sigma: 2, seed: seed &+ 11)
+        image = shaded
+    }
+
+    /// The luminance (0…255) of each pixel of `frame` of this page's kind `kind`.
+    public func luminance(of frame: Frame, where kind: Truth) -> [Double] {
+        let channels = frame.format.bytesPerPixel
+        return frame.withUnsafeBytes { bytes in
+            var values: [Double] = []
+            for index in truth.indices where truth[index] == kind {
+                let offset = (index / frame.width) * frame.bytesPerRow + (index % frame.width) * channels
+                if channels == 1 {
+                    values.append(Double(bytes[offset]))
+                } else {
+                    values.append(
+                        0.114 * Double(bytes[offset]) + 0.587 * Double(bytes[offset + 1]) + 0.299 * Double(bytes[offset + 2]))
+                }
+            }
+            return values
+        }
+    }
+}
+
+extension Color {
+    /// Luminance, 0…1, with the weights OpenCV's BGR-to-gray conversion uses.
+    var gray: Double { 0.114 * blue + 0.587 * green + 0.299 * red }
+}

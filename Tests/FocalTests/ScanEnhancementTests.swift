@@ -1,0 +1,58 @@
+import Focal
+import FocalSynthetic
+import Testing
+
+/// Scan enhancement on a rendered page under a known falloff of light and a cast shadow, checked
+/// against what each pixel of the clean page is.
+@Suite struct ScanEnhancementTests {
+    static func spread(_ values: [Double]) -> Double {
+        let mean = values.reduce(0, +) / Double(values.count)
+        return (values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(values.count)).squareRoot()
+    }
+
+    static func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(values.count) }
+
+    @Test func colorEvensOutTheLightWhitensThePaperAndKeepsTheInk() throws {
+        let page = try ShadedPage(seed: 31)
+        let before = page.luminance(of: page.image, where: .paper)
+        let enhanced = try page.image.enhanced(.color)
+        #expect(enhanced.format == .bgr8 && enhanced.width == page.image.width)
+        let after = page.luminance(of: enhanced, where: .paper)
+        // The light ranges over a factor of three: the paper's spread is large before, small after.
+        #expect(Self.spread(before) > 40)
+        #expect(Self.spread(after) < 0.15 * Self.spread(before), "paper spread \(Self.spread(before)) → \(Self.spread(after))")
+        #expect(Self.mean(after) > 240, "the paper is white")
+        // Ink stays dark where the light was brightest and where it was darkest.
+        let ink = page.luminance(of: enhanced, where: .ink)
+        #expect(Self.mean(ink) < 90, "ink \(Self.mean(ink))")
+        #expect(ink.filter { $0 > 160 }.count < ink.count / 50, "ink is not washed out")
+    }
+
+    @Test func grayIsColorInOneChannel() throws {
+        let page = try ShadedPage(seed: 32)
+        let gray = try page.image.enhanced(.gray)
+        #expect(gray.format == .gray8)
+        let paper = page.luminance(of: gray, where: .paper)
+        #expect(Self.mean(paper) > 240 && Self.spread(paper) < 10)
+    }
+
+    @Test func blackAndWhiteKeepsPrintAndFaintPencilAndLeavesPaperWhite() throws {
+        let page = try ShadedPage(seed: 33)
+        let bw = try page.image.enhanced(.blackAndWhite)
+        #expect(bw.format == .gray8)
+        func darkShare(_ kind: ShadedPage.Truth) -> Double {
+            let values = page.luminance(of: bw, where: kind)
+            #expect(values.allSatisfy { $0 == 0 || $0 == 255 })
+            return Double(values.filter { $0 == 0 }.count) / Double(values.count)
+        }
+        #expect(darkShare(.ink) > 0.97, "print kept: \(darkShare(.ink))")
+        #expect(darkShare(.pencil) > 0.85, "pencil kept: \(darkShare(.pencil))")
+        #expect(darkShare(.paper) < 0.005, "paper turned black: \(darkShare(.paper))")
+    }
+
+    @Test func noneIsTheScanAsItIs() throws {
+        let page = try ShadedPage(width: 200, height: 260, seed: 34)
+        let same = try page.image.enhanced(.none)
+        #expect(same.withUnsafeBytes { Array($0) } == page.image.withUnsafeBytes { Array($0) })
+    }
+}
