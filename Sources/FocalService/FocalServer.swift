@@ -182,13 +182,14 @@ public struct FocalServer: Sendable {
                     throw ServiceError(400, "inline must be base64 (or left out for scan URLs), not '\(inlineValue ?? "")'")
                 }
                 let inline = inlineValue == "base64"
+                let enhancement = try Processing.enhancement(Self.query(request)["enhance"])
                 let uploads = try await uploads(of: request)
                 let configuration = configuration
                 var (result, frames) = try await work { (deadline) throws(ServiceError) in
                     try Processing.scan(uploads, limits: configuration, deadline: deadline) { (flat) throws(ServiceError) in
                         let jpeg: [UInt8]
-                        do throws(FocalError) { jpeg = try flat.encoded(as: .jpeg, quality: 0.9) } catch {
-                            throw ServiceError(processing: error, what: "encoding a scan")
+                        do throws(FocalError) { jpeg = try flat.enhanced(enhancement).encoded(as: .jpeg, quality: 0.9) } catch {
+                            throw ServiceError(processing: error, what: "enhancing and encoding a scan")
                         }
                         return inline
                             ? .init(width: flat.width, height: flat.height, base64: Data(jpeg).base64EncodedString())
@@ -216,9 +217,11 @@ public struct FocalServer: Sendable {
                         400, "send the corners as corners=x1,y1,x2,y2,x3,y3,x4,y4 (top-left, top-right, bottom-right, bottom-left), in the query or a form field")
                 }
                 let quad = try Processing.corners(text)
+                let enhancement = try Processing.enhancement(fields["enhance"] ?? Self.query(request)["enhance"])
                 let configuration = configuration
                 let jpeg = try await work { (deadline) throws(ServiceError) in
-                    try Processing.flatten(files[0], through: quad, limits: configuration, deadline: deadline)
+                    try Processing.flatten(
+                        files[0], through: quad, enhancement: enhancement, limits: configuration, deadline: deadline)
                 }
                 return Response(
                     status: .ok, headers: [.contentType: "image/jpeg"], body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))

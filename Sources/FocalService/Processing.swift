@@ -102,16 +102,29 @@ enum Processing {
         return quad
     }
 
-    /// The page of one image flattened through the given corners, as JPEG.
+    /// The `enhance` parameter: none (the default), color, gray or bw.
+    static func enhancement(_ text: String?) throws(ServiceError) -> ScanEnhancement {
+        guard let text else { return .none }
+        guard let enhancement = ScanEnhancement(rawValue: text) else {
+            throw ServiceError(400, "enhance must be none, color, gray or bw, not '\(text.prefix(40))'")
+        }
+        return enhancement
+    }
+
+    /// The page of one image flattened through the given corners and enhanced, as JPEG.
     static func flatten(
-        _ upload: Upload, through quad: Quad, limits: ServiceConfiguration, deadline: WorkerPool.Deadline
+        _ upload: Upload, through quad: Quad, enhancement: ScanEnhancement, limits: ServiceConfiguration,
+        deadline: WorkerPool.Deadline
     ) throws(ServiceError) -> [UInt8] {
         let frame = try upload.decodedImage(maximumPixels: limits.maximumImagePixels)
         try checkpoint(deadline, limits)
+        let flat: Frame
+        do { flat = try frame.flattened(through: quad) } catch { throw ServiceError(processing: error, what: "the corners") }
+        try checkpoint(deadline, limits)
         do {
-            return try frame.flattened(through: quad).encoded(as: .jpeg, quality: 0.92)
+            return try flat.enhanced(enhancement).encoded(as: .jpeg, quality: 0.92)
         } catch {
-            throw ServiceError(processing: error, what: "the corners")
+            throw ServiceError(processing: error, what: "enhancing the scan")
         }
     }
 

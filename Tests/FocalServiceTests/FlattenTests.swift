@@ -50,4 +50,30 @@ import Testing
             #expect(reply.headers["content-type"] == "application/json")
         }
     }
+
+    @Test func enhanceCleansTheScanUpAndAnUnknownModeSaysWhichThereAre() async throws {
+        let live = try await LiveServer()
+        let image = try Scenes.jpeg(blur: 0)
+        let plain = try await live.request("POST", "/v1/flatten?corners=" + Self.cornerText, body: image, contentType: "image/jpeg")
+        let bw = try await live.request(
+            "POST", "/v1/flatten?enhance=bw&corners=" + Self.cornerText, body: image, contentType: "image/jpeg")
+        #expect(bw.status == 200, "\(bw.reason)")
+        let flat = try Frame(decoding: Array(plain.body)), binary = try Frame(decoding: Array(bw.body))
+        #expect(binary.width == flat.width && binary.height == flat.height)
+        // Black and white: nearly every pixel at one end or the other (JPEG rings a little at edges).
+        var extremes = 0
+        for y in 0..<binary.height {
+            for x in 0..<binary.width {
+                let value = binary.pixel(x: x, y: y)[0]
+                if value < 40 || value > 215 { extremes += 1 }
+            }
+        }
+        #expect(Double(extremes) > 0.97 * Double(binary.width * binary.height))
+
+        let unknown = try await live.request(
+            "POST", "/v1/flatten?enhance=sepia&corners=" + Self.cornerText, body: image, contentType: "image/jpeg")
+        #expect(unknown.status == 400 && unknown.reason.contains("none, color, gray or bw"), "\(unknown.reason)")
+        let scan = try await live.request("POST", "/v1/scan?enhance=sepia", body: image, contentType: "image/jpeg")
+        #expect(scan.status == 400 && scan.reason.contains("none, color, gray or bw"), "\(scan.reason)")
+    }
 }
