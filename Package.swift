@@ -59,6 +59,8 @@ let package = Package(
                 .linkedLibrary("opencv_dnn"),
                 .linkedLibrary("v4l2"),
                 .linkedLibrary("opencv_wechat_qrcode"),
+                // PDF output of scans (pdf_writer.cpp): Debian's libhpdf-dev.
+                .linkedLibrary("hpdf"),
                 .linkedLibrary("dl"),
                 .linkedLibrary("avformat"),
                 .linkedLibrary("avcodec"),

@@ -11,9 +11,11 @@
 #                                      runtime stage): Debian's OpenCV, FFmpeg and libv4l libraries
 set -euo pipefail
 
-packages=(pkg-config libopencv-dev libopencv-contrib-dev opencv-data libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libv4l-dev)
+# libhpdf-dev writes scan PDFs; poppler-utils (pdfinfo, pdftoppm) reads them back in the tests.
+packages=(pkg-config libopencv-dev libopencv-contrib-dev opencv-data libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libv4l-dev
+    libhpdf-dev poppler-utils)
 runtime_packages=(libopencv-core406 libopencv-imgproc406 libopencv-photo406 libopencv-imgcodecs406 libopencv-objdetect406
-    libopencv-dnn406 libopencv-contrib406 opencv-data libavformat59 libavcodec59 libswscale6 libavutil57 libv4l-0)
+    libopencv-dnn406 libopencv-contrib406 opencv-data libavformat59 libavcodec59 libswscale6 libavutil57 libv4l-0 libhpdf-2.3.0)
 case "${1:-}" in
     --runtime) packages=("${runtime_packages[@]}") ;;
     --bench) packages+=(ffmpeg time wrk) ;;

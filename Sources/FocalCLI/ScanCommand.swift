@@ -20,7 +20,11 @@ struct ScanCommand: ParsableCommand {
             where it is sharpest (measured inside the document). For a photo, every document in it \
             is scanned. For each document, DIR receives document-N.png (the flat scan, at the \
             page's true proportions and the source's full resolution), document-N-best.jpg (the \
-            frame it came from, with the document outlined) and an entry in summary.json.
+            frame it came from, with the document outlined) and an entry in summary.json. With \
+            --pdf, the scans also go into one PDF, a page per document in the order found, each \
+            page at the document's proportions (A4 or US Letter when within 2 % of one), the scan \
+            embedded as a JPEG of quality 85, titled after the input and dated now. Give --out, \
+            --pdf or both.
 
             --enhance cleans each scan up as a scanner app's filters do. color and gray estimate \
             the light on the paper and divide it out, so that shading and cast shadows go and the \
@@ -32,6 +36,7 @@ struct ScanCommand: ParsableCommand {
               focal scan receipt-video.mp4 --out scans
               focal scan desk.jpg --out scans --max-documents 3 --format jpg
               focal scan receipt.jpg --out scans --enhance bw
+              focal scan pages.mp4 --pdf pages.pdf --enhance color
             """
     )
 
@@ -39,12 +44,17 @@ struct ScanCommand: ParsableCommand {
     var input: String
 
     @Option(help: ArgumentHelp("The folder to write into (created if missing).", valueName: "dir"))
-    var out: String
+    var out: String?
+
+    @Option(help: ArgumentHelp("Also write every scan, a page each, into this PDF.", valueName: "file.pdf"))
+    var pdf: String?
 
     @Option(help: ArgumentHelp("Scan image format: png or jpg.", valueName: "format"))
     var format: String = "png"
 
-    @Option(name: .customLong("max-documents"), parsing: .unconditional, help: ArgumentHelp("Documents to look for in each frame.", valueName: "n"))
+    @Option(
+        name: .customLong("max-documents"), parsing: .unconditional,
+        help: ArgumentHelp("Documents to look for in each frame.", valueName: "n"))
     var maxDocuments: Int = 2
 
     @Option(help: ArgumentHelp("low (fast) or high.", valueName: "accuracy"))
@@ -57,6 +67,10 @@ struct ScanCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
+        guard out != nil || pdf != nil else {
+            throw ValidationError("say where the scans go: --out DIR for images, --pdf FILE.pdf for one PDF, or both")
+        }
+        if let pdf, !pdf.lowercased().hasSuffix(".pdf") { throw ValidationError("--pdf names a .pdf file, not '\(pdf)'") }
         guard ["png", "jpg", "jpeg"].contains(format.lowercased()) else { throw ValidationError("--format must be png or jpg") }
         guard maxDocuments >= 1 else { throw ValidationError("--max-documents must be 1 or more") }
     }
@@ -81,13 +95,42 @@ struct ScanCommand: ParsableCommand {
     }
 
     func run() throws {
-        // The input is read before the folder is made, so that a failure leaves no empty folder.
+        // The input is read before anything is written, so that a failure leaves no empty folder.
         let scans: [DocumentScan]
         LibraryDiagnostics.reading(input)
         do { scans = try findDocuments() } catch {
             printError("\(error.about(input))")
             throw ExitCode(1)
         }
+        let name = String(input.split(separator: "/").last ?? Substring(input))
+        var flats: [Frame] = []
+        do {
+            for scan in scans { flats.append(try scan.flattened().enhanced(enhance)) }
+        } catch {
+            printError("\(error.about(input))")
+            throw ExitCode(1)
+        }
+        if let out { try writeFolder(out, scans: scans, flats: flats, source: name) }
+        if let pdf {
+            guard !flats.isEmpty else {
+                printError("no document found in \(input); \(pdf) was not written")
+                throw ExitCode(1)
+            }
+            var document = ScanPDF(title: "Scan of \(name)")
+            do {
+                for flat in flats { try document.append(flat) }
+                try document.write(to: pdf)
+            } catch {
+                printError("\(error)")
+                throw ExitCode(1)
+            }
+            if !quiet {
+                print("wrote \(pdf): \(flats.count) page(s), " + document.pages.map { "\($0.size)" }.joined(separator: ", "))
+            }
+        }
+    }
+
+    private func writeFolder(_ out: String, scans: [DocumentScan], flats: [Frame], source: String) throws {
         let folderExisted = FileManager.default.fileExists(atPath: out)
         do {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
@@ -97,8 +140,7 @@ struct ScanCommand: ParsableCommand {
         }
         do {
             var entries: [Entry] = []
-            for (number, scan) in scans.enumerated() {
-                let flat = try scan.flattened().enhanced(enhance)
+            for (number, (scan, flat)) in zip(scans, flats).enumerated() {
                 let scanName = "document-\(number + 1).\(format.lowercased() == "png" ? "png" : "jpg")"
                 let bestName = "document-\(number + 1)-best.jpg"
                 try flat.write(to: out + "/" + scanName, quality: 0.92)
@@ -120,8 +162,7 @@ struct ScanCommand: ParsableCommand {
                     )
                 }
             }
-            let name = String(input.split(separator: "/").last ?? Substring(input))
-            try OutputFile.writeJSON(Summary(source: name, documents: entries), to: out + "/summary.json", pretty: true)
+            try OutputFile.writeJSON(Summary(source: source, documents: entries), to: out + "/summary.json", pretty: true)
             if !quiet && entries.isEmpty { print("no document found in \(input)") }
         } catch let error as FocalError {
             printError("\(error)")

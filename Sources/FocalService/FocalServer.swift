@@ -183,8 +183,25 @@ public struct FocalServer: Sendable {
                 }
                 let inline = inlineValue == "base64"
                 let enhancement = try Processing.enhancement(Self.query(request)["enhance"])
+                let format = Self.query(request)["format"] ?? "json"
+                guard format == "json" || format == "pdf" else {
+                    throw ServiceError(400, "format must be json or pdf, not '\(format.prefix(40))'")
+                }
+                guard format == "json" || inlineValue == nil else {
+                    throw ServiceError(400, "inline applies to JSON answers; a PDF carries its scans")
+                }
                 let uploads = try await uploads(of: request)
                 let configuration = configuration
+                if format == "pdf" {
+                    let (pdf, frames) = try await work { (deadline) throws(ServiceError) in
+                        try Processing.scanPDF(uploads, enhancement: enhancement, limits: configuration, deadline: deadline)
+                    }
+                    metrics.framesProcessed(frames)
+                    return Response(
+                        status: .ok,
+                        headers: [.contentType: "application/pdf", .contentDisposition: "inline; filename=\"scan.pdf\""],
+                        body: .init(byteBuffer: ByteBuffer(bytes: pdf)))
+                }
                 var (result, frames) = try await work { (deadline) throws(ServiceError) in
                     try Processing.scan(uploads, limits: configuration, deadline: deadline) { (flat) throws(ServiceError) in
                         let jpeg: [UInt8]

@@ -102,6 +102,32 @@ enum Processing {
         return quad
     }
 
+    /// Every document of a scan request as one PDF, a page each in the order found; 422 when
+    /// there is none, since a PDF cannot be empty.
+    static func scanPDF(
+        _ uploads: [Upload], enhancement: ScanEnhancement, limits: ServiceConfiguration, deadline: WorkerPool.Deadline
+    ) throws(ServiceError) -> (pdf: [UInt8], frames: Int) {
+        let (response, frames) = try scan(uploads, limits: limits, deadline: deadline) { (flat) throws(ServiceError) in
+            do throws(FocalError) {
+                let jpeg = try flat.enhanced(enhancement).encoded(as: .jpeg, quality: pdfQuality)
+                return .init(width: flat.width, height: flat.height, unstored: jpeg)
+            } catch {
+                throw ServiceError(processing: error, what: "enhancing and encoding a scan")
+            }
+        }
+        guard !response.documents.isEmpty else {
+            throw ServiceError(422, "no document was found in \(frames) frame(s), and a PDF cannot be empty")
+        }
+        var document = ScanPDF(title: "Focal scan")
+        for found in response.documents {
+            document.append(jpeg: found.scan.unstored ?? [], width: found.scan.width, height: found.scan.height)
+        }
+        do { return (try document.data(), frames) } catch { throw ServiceError(internal: error, what: "writing the PDF") }
+    }
+
+    /// JPEG quality of the pages of a PDF answer.
+    static let pdfQuality = 0.85
+
     /// The `enhance` parameter: none (the default), color, gray or bw.
     static func enhancement(_ text: String?) throws(ServiceError) -> ScanEnhancement {
         guard let text else { return .none }

@@ -211,6 +211,34 @@ final class Scratch {
         _ = try Frame(contentsOf: scratch.path + "/scans/document-1-best.jpg")
     }
 
+    @Test func scanWritesAPDFThatPdfinfoReads() throws {
+        let scratch = Scratch()
+        let clip = try SyntheticClip(width: 640, height: 360, frameCount: 14, sharpestFrame: 9, firstPageFrame: 2, seed: 17)
+        let input = scratch.path + "/clip.mp4"
+        try writeClip(clip, to: input)
+        let run = try CLIRun(["scan", input, "--pdf", scratch.path + "/clip.pdf", "--enhance", "gray"])
+        #expect(run.status == 0, "\(run.error)")
+        #expect(run.output.contains("1 page(s)"), "\(run.output)")
+        let info = Process()
+        info.executableURL = URL(fileURLWithPath: "/usr/bin/pdfinfo")
+        info.arguments = [scratch.path + "/clip.pdf"]
+        let pipe = Pipe()
+        info.standardOutput = pipe
+        try info.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        info.waitUntilExit()
+        #expect(info.terminationStatus == 0 && text.contains("Pages:           1") && text.contains("Title:           Scan of clip.mp4"), "\(text)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path + "/scans"), "no folder without --out")
+
+        let nowhere = try CLIRun(["scan", input])
+        #expect(nowhere.status == 2 && nowhere.error.contains("--pdf"), "\(nowhere.error)")
+        let blank = scratch.path + "/blank.png"
+        try Frame(width: 320, height: 240, format: .bgr8, color: Color(white: 0.5)).write(to: blank)
+        let empty = try CLIRun(["scan", blank, "--pdf", scratch.path + "/blank.pdf"])
+        #expect(empty.status == 1 && empty.error.contains("no document found"), "\(empty.error)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path + "/blank.pdf"))
+    }
+
     @Test func sharpestRanksPhotosAndDrawsTheSheet() throws {
         let scratch = Scratch()
         let table = try SyntheticBackground.wood.render(width: 480, height: 270, seed: 4)

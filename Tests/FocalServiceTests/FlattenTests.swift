@@ -76,4 +76,22 @@ import Testing
         let scan = try await live.request("POST", "/v1/scan?enhance=sepia", body: image, contentType: "image/jpeg")
         #expect(scan.status == 400 && scan.reason.contains("none, color, gray or bw"), "\(scan.reason)")
     }
+
+    @Test func aScanAsPDFIsOnePagePerDocument() async throws {
+        let live = try await LiveServer()
+        let image = try Scenes.jpeg(blur: 0)
+        let reply = try await live.request("POST", "/v1/scan?format=pdf&enhance=color", body: image, contentType: "image/jpeg")
+        #expect(reply.status == 200, "\(reply.reason)")
+        #expect(reply.headers["content-type"] == "application/pdf")
+        let text = String(decoding: reply.body, as: UTF8.self)
+        #expect(text.hasPrefix("%PDF-1.") && text.contains("%%EOF"))
+        // libHaru writes each page object's type on a line of its own.
+        let pages = text.split(whereSeparator: \.isNewline).filter { $0 == "/Type /Page" }.count
+        #expect(pages == 1, "one page, not \(pages)")
+
+        for (query, reason) in [("format=xml", "json or pdf"), ("format=pdf&inline=base64", "JSON answers")] {
+            let refused = try await live.request("POST", "/v1/scan?" + query, body: image, contentType: "image/jpeg")
+            #expect(refused.status == 400 && refused.reason.contains(reason), "\(query): \(refused.reason)")
+        }
+    }
 }

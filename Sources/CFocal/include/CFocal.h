@@ -189,6 +189,15 @@ cfocal_status cfocal_enhance_document(const cfocal_image *image);
  * that faint strokes survive. src is gray8, bgr8 or bgra8; dst has its size. */
 enum { CFOCAL_ENHANCE_COLOR = 1, CFOCAL_ENHANCE_GRAY = 2, CFOCAL_ENHANCE_BLACK_AND_WHITE = 3 };
 cfocal_status cfocal_enhance_scan(const cfocal_image *src, int32_t mode, const cfocal_image *dst);
+/* A PDF of scanned pages (libHaru): each page is one JPEG, embedded as it is, drawn over the
+ * whole page. title is UTF-8 (may be empty); the creation date is given in Unix seconds, written
+ * as UTC. Bytes that are not a JPEG libHaru reads are CFOCAL_ERR_DECODE. */
+typedef struct cfocal_pdf cfocal_pdf;
+cfocal_status cfocal_pdf_create(const char *title, int64_t created_unix_seconds, cfocal_pdf **out);
+void cfocal_pdf_free(cfocal_pdf *pdf);
+cfocal_status cfocal_pdf_add_jpeg_page(cfocal_pdf *pdf, const uint8_t *jpeg, size_t count, double width_points,
+                                       double height_points);
+cfocal_status cfocal_pdf_save(cfocal_pdf *pdf, cfocal_bytes **out);
 /* Pixellation in place: blocks of block × block pixels take their mean colour. */
 cfocal_status cfocal_pixellate(const cfocal_image *image, int32_t block);
 /* Warps src by the 3×3 row-major homography h (src → dst coordinates) and composites it into dst:
