@@ -186,7 +186,10 @@ struct OverlayCommand: ParsableCommand {
         options.writer.quality = quality
         options.showsInfo = !noInfo
         options.marksSharpest = markSharpest
-        if camera != nil { options.framesReadAhead = 0 }  // the camera keeps its newest frame itself
+        if camera != nil {
+            options.framesReadAhead = 0  // the camera keeps its newest frame itself
+            options.smoothing = .causal  // and has no future frames to smooth over
+        }
         do {
             // A glob or a folder is a sequence even when it names an image extension ('shots/*.jpg').
             if camera == nil, !isSequence(input), ImageFormat(path: input) != nil {

@@ -14,6 +14,8 @@ public final class Detector {
     public let options: DetectorOptions
     private var tracker = FeatureTracker()
     private var previousQuads: [Quad] = []
+    /// Each document track's quad in the last frame, to predict where it will be in the next.
+    private var lastQuadByTrack: [Int: Quad] = [:]
     private var framesSinceDiscovery = 0
     /// Frames between full searches for new documents while known ones are being confirmed.
     static let discoveryInterval = 10
@@ -78,6 +80,18 @@ public final class Detector {
             let acquisition = type == .text ? 0 : options.acquisitionConfidence
             tracker.assign(&found, quads: &quads, acquisition: acquisition)
             previousQuads = quads
+            if type == .rectangle {
+                // The next frame's search starts where each document is heading, not where it
+                // was: the confirmation refines only a few pixels around its starting quad, and
+                // a page moving faster than that would be reported where it was a frame ago.
+                var latest: [Int: Quad] = [:]
+                for (index, feature) in found.enumerated() where index < quads.count {
+                    guard let id = feature.trackingID else { continue }
+                    latest[id] = quads[index]
+                    if let last = lastQuadByTrack[id] { previousQuads[index] = quads[index].extrapolated(from: last) }
+                }
+                lastQuadByTrack = latest
+            }
         }
         return found
     }

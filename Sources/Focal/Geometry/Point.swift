@@ -53,4 +53,9 @@ public struct Rect: Sendable, Hashable, Codable {
     public var maxX: Double { x + width }
     public var maxY: Double { y + height }
     public var area: Double { max(0, width) * max(0, height) }
+
+    /// Whether the two share any area (touching edges do not count).
+    public func intersects(_ other: Rect) -> Bool {
+        minX < other.maxX && other.minX < maxX && minY < other.maxY && other.minY < maxY
+    }
 }

@@ -20,6 +20,12 @@ public struct LabelStyle: Sendable, Hashable {
 }
 
 extension Frame {
+    /// The size of the badge ``label(_:at:style:)`` draws for `string`.
+    public static func labelSize(_ string: String, style: LabelStyle) -> (width: Double, height: Double) {
+        let extent = measureText(string, size: style.size, weight: max(1, (style.size / 12).rounded()))
+        return (extent.width + 2 * style.padding, extent.height + extent.descent + 2 * style.padding)
+    }
+
     /// Draws text on a badge whose top-left corner is at origin. Returns the badge's rectangle.
     @discardableResult
     public mutating func label(_ string: String, at origin: Point, style: LabelStyle = LabelStyle()) throws(FocalError) -> Rect {

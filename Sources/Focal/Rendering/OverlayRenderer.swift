@@ -26,8 +26,15 @@ public struct OverlayRenderer: Sendable {
     public init(style: Style = Style()) { self.style = style }
 
     /// Draws each feature onto frame. `note` is added to a feature's label (sharpness, say).
-    public func draw(_ features: [any Feature], on frame: inout Frame, notes: [Int: String] = [:]) throws(FocalError) {
-        let scale = max(0.5, Double(frame.height) / 720)
+    /// Labels are placed where they overlap neither each other nor the rectangles in `avoiding`
+    /// (an info box), and scale with the frame. Returns the labels' rectangles.
+    @discardableResult
+    public func draw(_ features: [any Feature], on frame: inout Frame, notes: [Int: String] = [:], avoiding: [Rect] = [])
+        throws(FocalError) -> [Rect]
+    {
+        let scale = Self.scale(width: frame.width, height: frame.height)
+        var occupied = avoiding
+        var labels: [Rect] = []
         for (index, feature) in features.enumerated() {
             let corners: [Point]
             let color: Color
@@ -59,11 +66,44 @@ public struct OverlayRenderer: Sendable {
             text += " " + decimal(feature.confidence, places: 2)
             if let q = feature as? QRCodeFeature, let message = q.messageString { text += " \"\(message.prefix(24))\"" }
             if let note = notes[index] { text += "  " + note }
-            let top = corners.min { $0.y < $1.y } ?? corners[0]
-            let origin = Point(x: max(2, min(Double(frame.width) - 200 * scale, top.x)), y: max(2, top.y - 30 * scale))
-            try frame.label(
-                text, at: origin,
-                style: LabelStyle(size: 13 * scale, background: Color(white: 0.05, alpha: 0.7), padding: 4 * scale))
+            let labelStyle = LabelStyle(size: 13 * scale, background: Color(white: 0.05, alpha: 0.7), padding: 4 * scale)
+            let size = Frame.labelSize(text, style: labelStyle)
+            let origin = Self.place(
+                size, near: corners, gap: 6 * scale, width: Double(frame.width), height: Double(frame.height), clearOf: occupied)
+            let box = try frame.label(text, at: origin, style: labelStyle)
+            occupied.append(box)
+            labels.append(box)
         }
+        return labels
+    }
+
+    /// How much larger than at 720 lines marks and labels are drawn: they follow the frame's
+    /// shorter side, so that a 4000-pixel photo shown full screen reads like a 720p video.
+    public static func scale(width: Int, height: Int) -> Double { max(0.5, Double(min(width, height)) / 720) }
+
+    /// Where a label of `size` goes: above the feature's top corner, else below its bottom corner,
+    /// else inside under its top, else stepped down from the first place until it is clear of
+    /// `occupied`; always inside the frame.
+    static func place(
+        _ size: (width: Double, height: Double), near corners: [Point], gap: Double, width: Double, height: Double,
+        clearOf occupied: [Rect]
+    ) -> Point {
+        let top = corners.min { $0.y < $1.y } ?? corners[0]
+        let bottom = corners.max { $0.y < $1.y } ?? corners[0]
+        func clamped(_ point: Point) -> Point {
+            Point(
+                x: min(max(2, point.x), max(2, width - size.width - 2)), y: min(max(2, point.y), max(2, height - size.height - 2))
+            )
+        }
+        var candidates = [
+            Point(x: top.x, y: top.y - size.height - gap), Point(x: bottom.x, y: bottom.y + gap),
+            Point(x: top.x + gap, y: top.y + 2 * gap),
+        ]
+        for step in 1...24 { candidates.append(Point(x: top.x, y: top.y - size.height - gap + Double(step) * (size.height + 2))) }
+        for candidate in candidates.map(clamped) {
+            let box = Rect(x: candidate.x, y: candidate.y, width: size.width, height: size.height)
+            if !occupied.contains(where: { $0.intersects(box) }) { return candidate }
+        }
+        return clamped(candidates[0])
     }
 }

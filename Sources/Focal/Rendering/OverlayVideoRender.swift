@@ -23,8 +23,12 @@ public final class OverlayVideoRender {
         /// Find each document's sharpest frame first (a second decoding pass), then highlight it
         /// in the output and keep a "sharpest" badge up for half a second after.
         public var marksSharpest = false
-        /// Steady document outlines through a ``RectangleFunnel`` per track.
+        /// Steady document outlines through an ``OutlineSmoother``.
         public var steadiesOutlines = true
+        /// How outlines are steadied: ``OutlineSmoother/Mode-swift.enum/centered(radius:)`` for
+        /// files (each outline is drawn once the frames after it are detected, which holds that
+        /// many frames in memory), ``OutlineSmoother/Mode-swift.enum/causal`` for live cameras.
+        public var smoothing = OutlineSmoother.Mode.centered(radius: 3)
         /// Frames decoded ahead on a thread of their own, so that decoding overlaps detection and
         /// drawing; each is a frame of memory. 0 decodes on the rendering thread, as a live camera
         /// wants: it keeps only its newest frame, and frames read ahead would be stale.
@@ -70,9 +74,11 @@ public final class OverlayVideoRender {
     /// `makeSource` is called twice when ``Options/marksSharpest`` is on. `progress` is called
     /// after each frame; when `isCancelled` returns true, rendering stops, nothing is written at
     /// path, and the error is `.interrupted`.
+    /// `drawn` gets each frame's index and the features drawn on it (after steadying), in order.
     public func render(
         _ makeSource: () throws(FocalError) -> any FrameSource, to path: String,
-        progress: (Progress) -> Void = { _ in }, isCancelled: () -> Bool = { false }
+        progress: (Progress) -> Void = { _ in }, isCancelled: () -> Bool = { false },
+        drawn: (Int, [any Feature]) -> Void = { _, _ in }
     ) throws(FocalError) -> Summary {
         let clock = ContinuousClock()
         let start = clock.now
@@ -113,23 +119,21 @@ public final class OverlayVideoRender {
         var detectorOptions = options.detector
         detectorOptions.tracking = true
         var failure: FocalError?
-        var funnels: [Int: RectangleFunnel] = [:]
+        var smoother = OutlineSmoother(mode: options.smoothing, framesPerSecond: source.framesPerSecond)
         var documents = Set<Int>()
         var lastSharpest: (id: Int, frame: Int)?
         var labelScores: [Int: Double] = [:]
-        var index = 0
+        // Frames detected but not yet drawn: the smoother's window reaches this far ahead.
+        var pending: [(original: Frame, features: [any Feature], index: Int)] = []
+        var detectedCount = 0, drawnCount = 0
         do throws(FocalError) {
             for type in options.types { detectors.append(try Detector(type: type, options: detectorOptions)) }
             let overlay = OverlayRenderer(style: options.style)
-            while let original = try source.nextFrame() {
-                if isCancelled() {
-                    throw FocalError(.interrupted, operation: "render overlay", path: path, reason: "interrupted")
-                }
-                var features: [any Feature] = []
-                for detector in detectors { features += try detector.features(in: original) }
-                documents.formUnion(features.compactMap { $0.type == .rectangle ? $0.trackingID : nil })
-                let detected = features
-                if options.steadiesOutlines { features = steady(features, funnels: &funnels) }
+
+            func draw(_ original: Frame, _ detected: [any Feature], index: Int) throws(FocalError) {
+                var features = detected
+                if options.steadiesOutlines { features = steady(detected, smoother: smoother, index: index) }
+                drawn(index, features)
                 var frame = pool.writableCopy(of: original)
                 for filter in options.filters { try filter.apply(to: &frame) }
                 var notes: [Int: String] = [:]
@@ -142,7 +146,11 @@ public final class OverlayVideoRender {
                     }
                     notes[i] = "sharpness " + decimal(labelScores[id] ?? 0, places: 0)
                 }
-                try overlay.draw(features, on: &frame, notes: notes)
+                let info = options.showsInfo ? try infoText(original: original, index: index) : nil
+                // The info box stays readable on small frames: never below its 720p size.
+                let scale = max(1, OverlayRenderer.scale(width: frame.width, height: frame.height))
+                try overlay.draw(
+                    features, on: &frame, notes: notes, avoiding: info.map { [infoBox($0.text, scale: scale)] } ?? [])
                 for (id, best) in sharpest where best == index {
                     // The highlight follows the frame's own detection, not the steadied outline.
                     if let document = detected.first(where: { $0.trackingID == id }) as? RectangleFeature {
@@ -157,7 +165,7 @@ public final class OverlayVideoRender {
                             size: 14 * max(1, Double(frame.height) / 720), textColor: .black,
                             background: Color.yellow.withAlpha(0.9)))
                 }
-                if options.showsInfo { try drawInfo(on: &frame, original: original, index: index) }
+                if let info { try drawInfo(info, on: &frame, scale: scale) }
                 if frame.width != size.width || frame.height != size.height {
                     var canvas = pool.uninitializedFrame(width: size.width, height: size.height, format: frame.format)
                     try frame.letterbox(into: &canvas)
@@ -165,9 +173,38 @@ public final class OverlayVideoRender {
                     frame = canvas
                 }
                 if let error = handoff.put(consume frame) { throw error }
-                index += 1
-                progress(Progress(framesDone: index, frameCount: source.frameCount, seconds: elapsed()))
+                drawnCount += 1
+                progress(Progress(framesDone: drawnCount, frameCount: source.frameCount, seconds: elapsed()))
             }
+
+            while let original = try source.nextFrame() {
+                if isCancelled() {
+                    throw FocalError(.interrupted, operation: "render overlay", path: path, reason: "interrupted")
+                }
+                var features: [any Feature] = []
+                for detector in detectors { features += try detector.features(in: original) }
+                documents.formUnion(features.compactMap { $0.type == .rectangle ? $0.trackingID : nil })
+                if options.steadiesOutlines {
+                    var quads: [Int: Quad] = [:]
+                    for case let rectangle as RectangleFeature in features {
+                        if let id = rectangle.trackingID { quads[id] = rectangle.quad }
+                    }
+                    smoother.add(frame: detectedCount, quads)
+                }
+                pending.append((original, features, detectedCount))
+                detectedCount += 1
+                while pending.count > (options.steadiesOutlines ? smoother.delay : 0) {
+                    let next = pending.removeFirst()
+                    try draw(next.original, next.features, index: next.index)
+                }
+            }
+            for next in pending {
+                if isCancelled() {
+                    throw FocalError(.interrupted, operation: "render overlay", path: path, reason: "interrupted")
+                }
+                try draw(next.original, next.features, index: next.index)
+            }
+            pending.removeAll()
         } catch {
             failure = error
         }
@@ -178,7 +215,7 @@ public final class OverlayVideoRender {
             throw error
         }
         try writer.finish()
-        return Summary(frames: index, documents: documents.count, seconds: elapsed(), sharpestFrames: sharpest)
+        return Summary(frames: drawnCount, documents: documents.count, seconds: elapsed(), sharpestFrames: sharpest)
     }
 
     /// A first pass: each document's sharpest frame, by track.
@@ -193,37 +230,39 @@ public final class OverlayVideoRender {
         return Dictionary(scans.map { ($0.trackingID, $0.bestFrame) }, uniquingKeysWith: { a, _ in a })
     }
 
-    private func steady(_ features: [any Feature], funnels: inout [Int: RectangleFunnel]) -> [any Feature] {
-        var seen = Set<Int>()
-        var result: [any Feature] = []
-        for feature in features {
-            guard var rectangle = feature as? RectangleFeature, let id = rectangle.trackingID else {
-                result.append(feature)
-                continue
-            }
-            seen.insert(id)
-            var funnel =
-                funnels[id] ?? RectangleFunnel(matchingDistance: 0.03 * max(rectangle.bounds.width, rectangle.bounds.height) + 4)
-            if let quad = funnel.add(rectangle.quad) {
-                rectangle.quad = quad
-                result.append(rectangle)
-            }
-            funnels[id] = funnel
+    /// The features with each tracked document's outline replaced by the smoother's; a document
+    /// the smoother does not draw yet (too few detections) is left out.
+    private func steady(_ features: [any Feature], smoother: OutlineSmoother, index: Int) -> [any Feature] {
+        let ids = Set(features.compactMap { ($0 as? RectangleFeature)?.trackingID })
+        let outlines = smoother.outlines(at: index, detected: ids)
+        return features.compactMap { feature in
+            guard var rectangle = feature as? RectangleFeature, let id = rectangle.trackingID else { return feature }
+            guard let quad = outlines[id] else { return nil }
+            rectangle.quad = quad
+            return rectangle
         }
-        for id in funnels.keys where !seen.contains(id) { _ = funnels[id]?.add(nil) }
-        return result
     }
 
-    private func drawInfo(on frame: inout Frame, original: Frame, index: Int) throws(FocalError) {
+    /// The info box's text (frame number, time, sharpness) and the sharpness behind its bar.
+    private func infoText(original: Frame, index: Int) throws(FocalError) -> (text: String, sharpness: Double) {
         let score = try Sharpness.laplacian(of: original).variance
-        let scale = max(1, Double(frame.height) / 720)
         var text = "frame \(index)"
         if let time = original.timestamp { text += "  " + decimal(time, places: 2) + " s" }
-        text += "  sharpness " + decimal(score, places: 1)
-        let box = try frame.label(
-            text, at: Point(x: 12 * scale, y: 12 * scale), style: LabelStyle(size: 16 * scale, padding: 6 * scale))
+        return (text + "  sharpness " + decimal(score, places: 1), score)
+    }
+
+    private func infoStyle(_ scale: Double) -> LabelStyle { LabelStyle(size: 16 * scale, padding: 6 * scale) }
+
+    /// Where the info box and its bar go, before they are drawn: labels keep clear of it.
+    private func infoBox(_ text: String, scale: Double) -> Rect {
+        let size = Frame.labelSize(text, style: infoStyle(scale))
+        return Rect(x: 12 * scale, y: 12 * scale, width: size.width, height: size.height + 10 * scale)
+    }
+
+    private func drawInfo(_ info: (text: String, sharpness: Double), on frame: inout Frame, scale: Double) throws(FocalError) {
+        let box = try frame.label(info.text, at: Point(x: 12 * scale, y: 12 * scale), style: infoStyle(scale))
         // A bar whose length grows with sharpness on a log scale, so that blurry and sharp both show.
-        let fraction = min(1, max(0, log10(max(score, 1)) / 4))
+        let fraction = min(1, max(0, log10(max(info.sharpness, 1)) / 4))
         let y = box.maxY + 4 * scale, height = 6 * scale
         try frame.fill(
             Quad(Rect(x: box.minX, y: y, width: box.width, height: height)).corners, color: Color(white: 0.1, alpha: 0.6))
