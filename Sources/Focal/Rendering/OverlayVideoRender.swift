@@ -97,7 +97,9 @@ public final class OverlayVideoRender {
         let handoff = FrameHandoff(capacity: Self.queuedFrames)
         // Frames in flight: those queued, the one being encoded and the one being drawn (and, with
         // an output size, the drawn frame before it is letterboxed).
-        let pool = FramePool(capacity: Self.queuedFrames + 3)
+        // The smoother's window adds frames prepared but not yet drawn.
+        let pool = FramePool(
+            capacity: Self.queuedFrames + 3 + (options.steadiesOutlines ? OutlineSmoother(mode: options.smoothing).delay : 0))
         let encoded = DispatchSemaphore(value: 0)
         let encoder = UncheckedSendable(writer)
         DispatchQueue.global(qos: .userInitiated).async {
@@ -123,30 +125,47 @@ public final class OverlayVideoRender {
         var documents = Set<Int>()
         var lastSharpest: (id: Int, frame: Int)?
         var labelScores: [Int: Double] = [:]
-        // Frames detected but not yet drawn: the smoother's window reaches this far ahead.
-        var pending: [(original: Frame, features: [any Feature], index: Int)] = []
+        // Frames detected but not yet drawn, the smoother's window ahead of the one to draw. Each
+        // is prepared while it is still in the cache from detection (copied, filtered, its
+        // sharpness figures taken); only the marks are drawn later.
+        struct Pending {
+            var frame: Frame
+            var detected: [any Feature]
+            var index: Int
+            var info: (text: String, sharpness: Double)?
+        }
+        var pending: [Pending] = []
         var detectedCount = 0, drawnCount = 0
         do throws(FocalError) {
             for type in options.types { detectors.append(try Detector(type: type, options: detectorOptions)) }
             let overlay = OverlayRenderer(style: options.style)
 
-            func draw(_ original: Frame, _ detected: [any Feature], index: Int) throws(FocalError) {
-                var features = detected
-                if options.steadiesOutlines { features = steady(detected, smoother: smoother, index: index) }
-                drawn(index, features)
+            func prepare(_ original: Frame, _ detected: [any Feature], index: Int) throws(FocalError) -> Pending {
                 var frame = pool.writableCopy(of: original)
                 for filter in options.filters { try filter.apply(to: &frame) }
-                var notes: [Int: String] = [:]
-                for (i, feature) in features.enumerated() {
-                    guard let rectangle = feature as? RectangleFeature, let id = rectangle.trackingID else { continue }
+                for case let rectangle as RectangleFeature in detected {
+                    guard let id = rectangle.trackingID else { continue }
                     // Refreshed every third frame: a label changing faster cannot be read anyway.
                     if index % 3 == 0 || labelScores[id] == nil {
                         labelScores[id] = try Sharpness.measure(original, inside: rectangle.quad, options: Self.labelSharpness)
                             .variance
                     }
-                    notes[i] = "sharpness " + decimal(labelScores[id] ?? 0, places: 0)
                 }
                 let info = options.showsInfo ? try infoText(original: original, index: index) : nil
+                return Pending(frame: frame, detected: detected, index: index, info: info)
+            }
+
+            func draw(_ prepared: consuming Pending) throws(FocalError) {
+                let index = prepared.index, detected = prepared.detected, info = prepared.info
+                var frame = prepared.frame
+                var features = detected
+                if options.steadiesOutlines { features = steady(detected, smoother: smoother, index: index) }
+                drawn(index, features)
+                var notes: [Int: String] = [:]
+                for (i, feature) in features.enumerated() {
+                    guard let id = (feature as? RectangleFeature)?.trackingID, let score = labelScores[id] else { continue }
+                    notes[i] = "sharpness " + decimal(score, places: 0)
+                }
                 // The info box stays readable on small frames: never below its 720p size.
                 let scale = max(1, OverlayRenderer.scale(width: frame.width, height: frame.height))
                 try overlay.draw(
@@ -191,20 +210,16 @@ public final class OverlayVideoRender {
                     }
                     smoother.add(frame: detectedCount, quads)
                 }
-                pending.append((original, features, detectedCount))
+                pending.append(try prepare(original, features, index: detectedCount))
                 detectedCount += 1
-                while pending.count > (options.steadiesOutlines ? smoother.delay : 0) {
-                    let next = pending.removeFirst()
-                    try draw(next.original, next.features, index: next.index)
-                }
+                while pending.count > (options.steadiesOutlines ? smoother.delay : 0) { try draw(pending.removeFirst()) }
             }
-            for next in pending {
+            while !pending.isEmpty {
                 if isCancelled() {
                     throw FocalError(.interrupted, operation: "render overlay", path: path, reason: "interrupted")
                 }
-                try draw(next.original, next.features, index: next.index)
+                try draw(pending.removeFirst())
             }
-            pending.removeAll()
         } catch {
             failure = error
         }
