@@ -69,6 +69,11 @@ struct DetectCommand: ParsableCommand {
     )
     var textInputSize: TextDetectionOptions.ModelInputSize = .standard
 
+    @Flag(
+        name: .customLong("text-rows"),
+        help: "Report text as rows (an item and its price together) rather than segments split at wide gaps.")
+    var textRows = false
+
     @Flag(name: .customLong("text-on-frame"), help: "Search for text on the whole frame, not on the documents in it.")
     var textOnFrame = false
 
@@ -113,6 +118,7 @@ struct DetectCommand: ParsableCommand {
         options.tracking = isVideo
         options.text.modelInputSize = textInputSize
         options.text.searchesDocuments = !textOnFrame
+        options.text.grouping = textRows ? .rows : .segments
         var detectors: [Detector] = []
         for type in types { detectors.append(try Detector(type: type, options: options)) }
         func features(in frame: Frame) throws(FocalError) -> [AnyFeature] {

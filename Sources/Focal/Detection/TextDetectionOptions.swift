@@ -33,10 +33,35 @@ public struct TextDetectionOptions: Sendable, Equatable {
     /// words; lowering it splits letters of wide fonts apart. Default 0.6.
     public var maximumWordGap: Double = 0.6
 
-    /// Gaps between words bridged within one line, in character heights. Raising it keeps a
-    /// receipt's item and price on one line; lowering it splits columns set close together.
+    /// What one text feature is.
+    public enum LineGrouping: String, Sendable, Codable, CaseIterable {
+        /// A segment: words on one baseline, split where a wide gap separates them, as ICDAR,
+        /// SROIE, PP-OCR and Apple's Vision report text. A receipt row "70549  1  160.00  160.00"
+        /// is four features. At `.high` these are the network's own segments; at `.low`, words
+        /// chained across gaps of at most ``maximumSegmentGap``.
+        case segments
+        /// A row: segments on one baseline joined across gaps of at most ``maximumLineGap``, so
+        /// that a receipt's item and its price stay one feature.
+        case rows
+    }
+
+    /// Segments (the default, the convention benchmarks and other engines share) or rows.
+    public var grouping: LineGrouping = .segments
+
+    /// With `.segments` at `.low`, gaps between words bridged within a segment, in character
+    /// heights. Raising it joins columns set close together; lowering it splits words spaced
+    /// widely. Default 1.5.
+    public var maximumSegmentGap: Double = 1.5
+
+    /// With `.rows`, gaps bridged within one row, in character heights. Raising it keeps an item
+    /// and a price further apart on one row; lowering it splits columns set close together.
     /// Default 12.
     public var maximumLineGap: Double = 12
+
+    /// The gap the classical engine chains words across, and the one the network's segments are
+    /// joined across (0 keeps the network's own segments, joining only pieces that touch).
+    var classicalGap: Double { grouping == .rows ? maximumLineGap : maximumSegmentGap }
+    var modelGap: Double { grouping == .rows ? maximumLineGap : 0 }
 
     /// The network's input size (see ``ModelInputSize``). Default `.standard`.
     public var modelInputSize: ModelInputSize = .standard
@@ -48,9 +73,11 @@ public struct TextDetectionOptions: Sendable, Equatable {
 
     public init(
         searchesDocuments: Bool = true, maximumLineCount: Int = 1000, minimumContrast: Double = 20,
-        maximumWordGap: Double = 0.6, maximumLineGap: Double = 12, modelInputSize: ModelInputSize = .standard,
-        modelPath: String? = nil
+        maximumWordGap: Double = 0.6, grouping: LineGrouping = .segments, maximumSegmentGap: Double = 1.5,
+        maximumLineGap: Double = 12, modelInputSize: ModelInputSize = .standard, modelPath: String? = nil
     ) {
+        self.grouping = grouping
+        self.maximumSegmentGap = maximumSegmentGap
         self.searchesDocuments = searchesDocuments
         self.maximumLineCount = maximumLineCount
         self.minimumContrast = minimumContrast
@@ -66,7 +93,7 @@ public struct TextDetectionOptions: Sendable, Equatable {
         }
         guard maximumLineCount >= 1 else { throw bad("maximumLineCount must be at least 1") }
         guard (0...255).contains(minimumContrast) else { throw bad("minimumContrast must be 0…255 gray levels") }
-        guard maximumWordGap >= 0, maximumLineGap >= 0 else { throw bad("gaps must not be negative") }
+        guard maximumWordGap >= 0, maximumLineGap >= 0, maximumSegmentGap >= 0 else { throw bad("gaps must not be negative") }
         return self
     }
 }

@@ -33,7 +33,9 @@ final class TextSearch {
 
         var lines: [TextFeature] = []
         for region in regions {
-            let found = try classicalLines(in: region)
+            // With the network, the classical lines only outline blocks of text and give words:
+            // rows make the blocks whole. Without it, they are the answer, in the grouping asked for.
+            let found = try classicalLines(in: region, gap: model == nil ? options.text.classicalGap : options.text.maximumLineGap)
             if let model {
                 lines += try modelLines(in: region, model: model, lines: found)
             } else {
@@ -46,10 +48,10 @@ final class TextSearch {
     }
 
     /// Lines, words and characters by the classical detector, in frame coordinates.
-    private func classicalLines(in region: Region) throws(FocalError) -> [TextFeature] {
+    private func classicalLines(in region: Region, gap: Double) throws(FocalError) -> [TextFeature] {
         var settings = cfocal_text_options(
             min_contrast: options.text.minimumContrast, max_word_gap: options.text.maximumWordGap,
-            max_line_gap: options.text.maximumLineGap, max_lines: Int32(options.text.maximumLineCount),
+            max_line_gap: gap, max_lines: Int32(options.text.maximumLineCount),
             find_turned: region.page == nil ? 1 : 0)
         var boxes = [cfocal_text_box](repeating: cfocal_text_box(), count: 16_384)
         var count: Int32 = 0
@@ -89,7 +91,7 @@ final class TextSearch {
     }
 
     private func modelLines(in scaled: Region, model: TextModel, inputSize: Int) throws(FocalError) -> [TextFeature] {
-        let boxes = try model.lines(in: scaled.image, inputSize: inputSize, maximumLineGap: options.text.maximumLineGap)
+        let boxes = try model.lines(in: scaled.image, inputSize: inputSize, maximumLineGap: options.text.modelGap)
         return Self.tree(of: boxes[...], mappedBy: scaled.toFrame)
     }
 
