@@ -184,6 +184,35 @@ cfocal_status cfocal_text_model_detect(cfocal_text_model *model, const cfocal_im
             const ReadingFrame frame = reading_frame(mapped);
             segments.push_back({frame.center, frame.along, frame.length, frame.height, score});
         }
+        // A lone narrow character ("1", "l") comes out of minAreaRect taller than wide, read top
+        // to bottom; turn short segments across the reading direction (that of the elongated ones)
+        // to it, or they would neither join their row nor report upright. Long ones are dropped
+        // below.
+        // Directions are axial (a line read either way is the same line): they are averaged as
+        // doubled angles, so that a few segments across the text cannot tilt the mean.
+        cv::Point2d doubled(0, 0);
+        for (const Segment &s : segments) {
+            if (s.length < 2 * s.height) continue;
+            const double angle = std::atan2(s.along.y, s.along.x);
+            doubled += cv::Point2d(std::cos(2 * angle), std::sin(2 * angle)) * s.length;
+        }
+        if (cv::norm(doubled) > 0) {
+            const double angle = std::atan2(doubled.y, doubled.x) / 2;
+            const cv::Point2d reading(std::cos(angle), std::sin(angle));
+            // A long thin segment across the reading direction is a table's rule or border, or a
+            // column of aligned digits read the wrong way, not a line of text.
+            segments.erase(std::remove_if(segments.begin(), segments.end(),
+                                          [&](const Segment &s) {
+                                              return s.length >= 3 * s.height &&
+                                                     std::abs(s.along.dot(reading)) < std::cos(CV_PI / 4);
+                                          }),
+                           segments.end());
+            for (Segment &s : segments) {
+                if (std::abs(s.along.dot(reading)) >= std::cos(CV_PI / 4)) continue;
+                s.along = reading;
+                std::swap(s.length, s.height);
+            }
+        }
         std::vector<Segment> lines = joined(segments, max_line_gap);
         std::stable_sort(lines.begin(), lines.end(), [](const Segment &p, const Segment &q) { return p.score > q.score; });
         int written = 0;
