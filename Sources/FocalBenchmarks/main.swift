@@ -198,16 +198,21 @@ func textBenchmark(sample: String, rounds: Int, modelFrames: Int) throws {
     try measure("rectangles .high, tracking (page search)", frames: frames, rounds: rounds) {
         try Detector(type: .rectangle, options: .init(maximumFeatureCount: 4, tracking: true))
     }
-    try measure("text .low, tracking (a stream)", frames: frames, rounds: rounds) {
-        try Detector(type: .text, options: .init(accuracy: .low, tracking: true))
-    }
-    try measure("text .low, independent frames", frames: frames, rounds: rounds) {
-        try Detector(type: .text, options: .init(accuracy: .low))
+    // Segments (the default) beside rows (the grouping before segments were), in the same run.
+    for grouping in TextDetectionOptions.LineGrouping.allCases {
+        try measure("text .low \(grouping), tracking (a stream)", frames: frames, rounds: rounds) {
+            try Detector(type: .text, options: .init(accuracy: .low, tracking: true, text: .init(grouping: grouping)))
+        }
+        try measure("text .low \(grouping), independent frames", frames: frames, rounds: rounds) {
+            try Detector(type: .text, options: .init(accuracy: .low, text: .init(grouping: grouping)))
+        }
     }
     let few = Array(frames.prefix(modelFrames))
     for size in TextDetectionOptions.ModelInputSize.allCases {
-        try measure("text .high, model input \(size.rawValue)", frames: few, rounds: 1) {
-            try Detector(type: .text, options: .init(accuracy: .high, text: .init(modelInputSize: size)))
+        for grouping in TextDetectionOptions.LineGrouping.allCases {
+            try measure("text .high \(grouping), model input \(size.rawValue)", frames: few, rounds: 1) {
+                try Detector(type: .text, options: .init(accuracy: .high, text: .init(grouping: grouping, modelInputSize: size)))
+            }
         }
     }
 }
