@@ -160,7 +160,10 @@ import Testing
     }
 
     @Test func flatteningThroughGivenCornersMatchesThePageAndRefusesBadCorners() throws {
-        let page = try SyntheticPage(width: 425, height: 550, seed: 52)
+        var page = try SyntheticPage(width: 425, height: 550, seed: 52)
+        // Dots near the page's corners, whose places on the flat page are known.
+        let dots = [Point(x: 20, y: 20), Point(x: 405, y: 20), Point(x: 405, y: 530), Point(x: 20, y: 530)]
+        for dot in dots { try page.image.circle(center: dot, radius: 5, color: Color(white: 0)) }
         let corners = PinholeView.project(
             width: 425, height: 550, frameWidth: 960, frameHeight: 540, focal: 800, tiltDegrees: 20, rollDegrees: -8)
         let scene = try SyntheticScene(
@@ -171,6 +174,25 @@ import Testing
         #expect(abs(aspect / (425.0 / 550.0) - 1) < 0.01, "aspect \(aspect)")
         let reference = try page.image.resized(width: flat.width, height: flat.height, interpolation: .area)
         #expect(try normalizedCrossCorrelation(try flat.converted(to: .gray8), try reference.converted(to: .gray8)) > 0.9)
+        // Each dot where it belongs on the flat page: the centroid of the dark pixels near it.
+        let gray = try flat.converted(to: .gray8)
+        let sx = Double(flat.width) / 425, sy = Double(flat.height) / 550
+        var errors: [Double] = []
+        for dot in dots {
+            let expected = Point(x: (dot.x + 0.5) * sx - 0.5, y: (dot.y + 0.5) * sy - 0.5)
+            var sum = Point(x: 0, y: 0), count = 0.0
+            for y in max(0, Int(expected.y) - 14)...min(flat.height - 1, Int(expected.y) + 14) {
+                for x in max(0, Int(expected.x) - 14)...min(flat.width - 1, Int(expected.x) + 14)
+                where gray.pixel(x: x, y: y)[0] < 90 {
+                    sum = Point(x: sum.x + Double(x), y: sum.y + Double(y))
+                    count += 1
+                }
+            }
+            try #require(count > 20, "the dot near \(expected) is missing")
+            errors.append(Point(x: sum.x / count, y: sum.y / count).distance(to: expected))
+        }
+        print("flatten through known corners: corner dots \(errors.map { decimal($0, places: 2) }) px from their places")
+        #expect(errors.allSatisfy { $0 < 0.5 }, "corner dots off by \(errors) px")
 
         let c = corners.corners
         let refused: [(String, Quad)] = [
