@@ -29,7 +29,8 @@ struct FlattenCommand: ParsableCommand {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Eight numbers: x,y of the top-left, top-right, bottom-right and bottom-left corners.", valueName: "x1,y1,…,x4,y4"))
+            "Eight numbers, x,y of the top-left, top-right, bottom-right and bottom-left corners (or JSON: [[x1,y1],…]).",
+            valueName: "x1,y1,…,x4,y4"))
     var corners: String
 
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write the scan (.jpg or .png).", valueName: "path"))

@@ -97,7 +97,8 @@ enum Processing {
     /// bottom-left, in the upright image's pixels.
     static func corners(_ text: String) throws(ServiceError) -> Quad {
         guard let quad = Quad(commaSeparated: text) else {
-            throw ServiceError(400, "corners must be eight numbers, x1,y1,x2,y2,x3,y3,x4,y4, not '\(text.prefix(200))'")
+            throw ServiceError(
+                400, "corners must be eight numbers, x1,y1,x2,y2,x3,y3,x4,y4 or [[x1,y1],…,[x4,y4]], not '\(text.prefix(200))'")
         }
         return quad
     }

@@ -256,3 +256,20 @@ enum PinholeView {
 #if canImport(Glibc)
     import Glibc
 #endif
+
+@Suite struct CornerTextTests {
+    @Test func cornersReadAsEightNumbersOrAsJSON() throws {
+        let expected = Quad(
+            topLeft: Point(x: 10, y: 20), topRight: Point(x: 500, y: 25.5), bottomRight: Point(x: 490, y: 700),
+            bottomLeft: Point(x: 15, y: 690))
+        #expect(Quad(commaSeparated: "10,20,500,25.5,490,700,15,690") == expected)
+        #expect(Quad(commaSeparated: " [[10, 20], [500, 25.5], [490, 700], [15, 690]] ") == expected)
+        for bad in [
+            "10,20,500,25.5,490,700,15", "[[10,20],[500,25.5],[490,700]]", "[[10,20,500],[25.5,490],[700,15],[690]]",
+            "[[10,20],[500,25.5],[490,700],[15,690]", "[10,20,500,25.5,490,700,15,690]", "[[10,20]],[[500,25.5],[490,700],[15,690]]",
+            "[[10,nan],[500,25.5],[490,700],[15,690]]",
+        ] {
+            #expect(Quad(commaSeparated: bad) == nil, "\(bad)")
+        }
+    }
+}

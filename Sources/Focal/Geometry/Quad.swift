@@ -16,12 +16,29 @@ public struct Quad: Sendable, Hashable, Codable {
     /// The corners in order TL, TR, BR, BL.
     public var corners: [Point] { [topLeft, topRight, bottomRight, bottomLeft] }
 
-    /// A quad from four corners in any order: sorted so that they run clockwise on screen from the
-    /// corner nearest the top-left (smallest x + y).
-    /// Corners written as eight comma-separated numbers, `x1,y1,x2,y2,x3,y3,x4,y4`: top-left,
-    /// top-right, bottom-right, bottom-left, as `focal detect --json` reports them. Nil unless
-    /// there are exactly eight finite numbers.
+    /// Corners written as eight comma-separated numbers, `x1,y1,x2,y2,x3,y3,x4,y4`, or as JSON,
+    /// `[[x1,y1],[x2,y2],[x3,y3],[x4,y4]]` (as `focal detect --json` reports them): top-left,
+    /// top-right, bottom-right, bottom-left. Nil unless there are exactly eight finite numbers.
     public init?(commaSeparated text: some StringProtocol) {
+        var text = String(text.filter { !$0.isWhitespace })
+        // The JSON form, as focal detect --json writes corners: [[x1,y1],[x2,y2],[x3,y3],[x4,y4]].
+        if text.hasPrefix("[") {
+            guard text.hasPrefix("[["), text.hasSuffix("]]") else { return nil }
+            let inner = String(text.dropFirst(2).dropLast(2))
+            // Between the pairs is "],[" and nowhere else may a bracket be.
+            guard inner.filter({ $0 == "[" }).count == 3, inner.filter({ $0 == "]" }).count == 3 else { return nil }
+            var pairs: [Substring] = []
+            var rest = Substring(inner)
+            while let close = rest.firstIndex(of: "]") {
+                guard rest[close...].hasPrefix("],[") else { return nil }
+                pairs.append(rest[..<close])
+                rest = rest[rest.index(close, offsetBy: 3)...]
+            }
+            pairs.append(rest)
+            // Each corner is one x,y pair.
+            guard pairs.count == 4, pairs.allSatisfy({ $0.filter { $0 == "," }.count == 1 }) else { return nil }
+            text = pairs.joined(separator: ",")
+        }
         let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map {
             Double(String($0.filter { !$0.isWhitespace }))
         }
@@ -32,6 +49,8 @@ public struct Quad: Sendable, Hashable, Codable {
             bottomLeft: Point(x: p[6], y: p[7]))
     }
 
+    /// A quad from four corners in any order: sorted so that they run clockwise on screen from the
+    /// corner nearest the top-left (smallest x + y).
     public init(unordered points: [Point]) {
         precondition(points.count == 4, "a quad has four corners")
         let cx = points.reduce(0) { $0 + $1.x } / 4, cy = points.reduce(0) { $0 + $1.y } / 4
