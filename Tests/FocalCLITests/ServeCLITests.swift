@@ -46,7 +46,8 @@ import Testing
         let body = Data(try photo.encoded(as: .png))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLIRun.binary)
-        process.arguments = ["serve", "--port", "0", "--workers", "1", "--drain-delay", "1.5", "--grace", "60"]
+        // The drain delay leaves the probes below seconds to arrive, however loaded the machine.
+        process.arguments = ["serve", "--port", "0", "--workers", "1", "--drain-delay", "5", "--grace", "60"]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
