@@ -24,24 +24,14 @@ public struct Quad: Sendable, Hashable, Codable {
         // The JSON form, as focal detect --json writes corners: [[x1,y1],[x2,y2],[x3,y3],[x4,y4]].
         if text.hasPrefix("[") {
             guard text.hasPrefix("[["), text.hasSuffix("]]") else { return nil }
-            let inner = String(text.dropFirst(2).dropLast(2))
-            // Between the pairs is "],[" and nowhere else may a bracket be.
-            guard inner.filter({ $0 == "[" }).count == 3, inner.filter({ $0 == "]" }).count == 3 else { return nil }
-            var pairs: [Substring] = []
-            var rest = Substring(inner)
-            while let close = rest.firstIndex(of: "]") {
-                guard rest[close...].hasPrefix("],[") else { return nil }
-                pairs.append(rest[..<close])
-                rest = rest[rest.index(close, offsetBy: 3)...]
-            }
-            pairs.append(rest)
-            // Each corner is one x,y pair.
-            guard pairs.count == 4, pairs.allSatisfy({ $0.filter { $0 == "," }.count == 1 }) else { return nil }
+            let pairs = text.dropFirst(2).dropLast(2).split(separator: "],[", omittingEmptySubsequences: false)
+            // Each corner is one x,y pair, with no bracket left inside.
+            guard pairs.count == 4,
+                pairs.allSatisfy({ $0.filter { $0 == "," }.count == 1 && !$0.contains("[") && !$0.contains("]") })
+            else { return nil }
             text = pairs.joined(separator: ",")
         }
-        let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map {
-            Double(String($0.filter { !$0.isWhitespace }))
-        }
+        let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map { Double(String($0)) }
         guard numbers.count == 8, numbers.allSatisfy({ $0?.isFinite == true }) else { return nil }
         let p = numbers.map { $0! }
         self.init(

@@ -17,31 +17,39 @@ public struct LabelStyle: Sendable, Hashable {
         self.background = background
         self.padding = padding
     }
+
+    /// Stroke weight of the text: heavier as it grows, so that large labels read as well as small.
+    var weight: Double { max(1, (size / 12).rounded()) }
 }
 
 extension Frame {
     /// The size of the badge ``label(_:at:style:)`` draws for `string`.
     public static func labelSize(_ string: String, style: LabelStyle) -> (width: Double, height: Double) {
-        let extent = measureText(string, size: style.size, weight: max(1, (style.size / 12).rounded()))
-        return (extent.width + 2 * style.padding, extent.height + extent.descent + 2 * style.padding)
+        let layout = labelLayout(string, style: style)
+        return (layout.width, layout.height)
+    }
+
+    /// The badge's size and its text's baseline below the badge's top.
+    private static func labelLayout(_ string: String, style: LabelStyle) -> (width: Double, height: Double, baseline: Double) {
+        let extent = measureText(string, size: style.size, weight: style.weight)
+        return (
+            extent.width + 2 * style.padding, extent.height + extent.descent + 2 * style.padding, style.padding + extent.height
+        )
     }
 
     /// Draws text on a badge whose top-left corner is at origin. Returns the badge's rectangle.
     @discardableResult
     public mutating func label(_ string: String, at origin: Point, style: LabelStyle = LabelStyle()) throws(FocalError) -> Rect {
-        let weight = max(1, (style.size / 12).rounded())
-        let extent = Frame.measureText(string, size: style.size, weight: weight)
-        let box = Rect(
-            x: origin.x, y: origin.y, width: extent.width + 2 * style.padding,
-            height: extent.height + extent.descent + 2 * style.padding)
+        let layout = Frame.labelLayout(string, style: style)
+        let box = Rect(x: origin.x, y: origin.y, width: layout.width, height: layout.height)
         try fill(
             [
                 Point(x: box.minX, y: box.minY), Point(x: box.maxX, y: box.minY),
                 Point(x: box.maxX, y: box.maxY), Point(x: box.minX, y: box.maxY),
             ], color: style.background)
         try text(
-            string, at: Point(x: box.minX + style.padding, y: box.minY + style.padding + extent.height),
-            size: style.size, color: style.textColor, weight: weight)
+            string, at: Point(x: box.minX + style.padding, y: box.minY + layout.baseline),
+            size: style.size, color: style.textColor, weight: style.weight)
         return box
     }
 }

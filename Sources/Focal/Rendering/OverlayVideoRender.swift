@@ -95,11 +95,12 @@ public final class OverlayVideoRender {
             framesPerSecond: source.framesPerSecond > 0 ? source.framesPerSecond : 30,
             settings: options.writer)
         let handoff = FrameHandoff(capacity: Self.queuedFrames)
-        // Frames in flight: those queued, the one being encoded and the one being drawn (and, with
-        // an output size, the drawn frame before it is letterboxed).
-        // The smoother's window adds frames prepared but not yet drawn.
-        let pool = FramePool(
-            capacity: Self.queuedFrames + 3 + (options.steadiesOutlines ? OutlineSmoother(mode: options.smoothing).delay : 0))
+        var smoother = OutlineSmoother(mode: options.smoothing, framesPerSecond: source.framesPerSecond)
+        // Frames detected but not yet drawn while the smoother's window fills.
+        let drawDelay = options.steadiesOutlines ? smoother.delay : 0
+        // Frames in flight: those queued, the one being encoded, the one being drawn (and, with an
+        // output size, the drawn frame before it is letterboxed), and those waiting for the window.
+        let pool = FramePool(capacity: Self.queuedFrames + 3 + drawDelay)
         let encoded = DispatchSemaphore(value: 0)
         let encoder = UncheckedSendable(writer)
         DispatchQueue.global(qos: .userInitiated).async {
@@ -121,7 +122,6 @@ public final class OverlayVideoRender {
         var detectorOptions = options.detector
         detectorOptions.tracking = true
         var failure: FocalError?
-        var smoother = OutlineSmoother(mode: options.smoothing, framesPerSecond: source.framesPerSecond)
         var documents = Set<Int>()
         var lastSharpest: (id: Int, frame: Int)?
         var labelScores: [Int: Double] = [:]
@@ -212,7 +212,7 @@ public final class OverlayVideoRender {
                 }
                 pending.append(try prepare(original, features, index: detectedCount))
                 detectedCount += 1
-                while pending.count > (options.steadiesOutlines ? smoother.delay : 0) { try draw(pending.removeFirst()) }
+                while pending.count > drawDelay { try draw(pending.removeFirst()) }
             }
             while !pending.isEmpty {
                 if isCancelled() {

@@ -55,11 +55,9 @@ public struct OutlineSmoother: Sendable {
     private var detections: [Int: [Int: Quad]] = [:]
     /// Each track's causal filter state and how many detections it has had.
     private var filters: [Int: CornerFilter] = [:]
-    private var latest = -1
 
     /// Adds frame `index`'s detections (tracking ID → quad). Frames must come in order.
     public mutating func add(frame index: Int, _ quads: [Int: Quad]) {
-        latest = index
         switch mode {
         case .centered(let radius):
             for (id, quad) in quads { detections[id, default: [:]][index] = quad }
@@ -123,14 +121,8 @@ public struct OutlineSmoother: Sendable {
         }
         var lines = line(samples)
         let kept = samples.filter { sample in
-            (0..<4).allSatisfy { corner in
-                let dx =
-                    sample.quad.coordinate(2 * corner) - (lines[2 * corner].intercept + lines[2 * corner].slope * sample.time)
-                let dy =
-                    sample.quad.coordinate(2 * corner + 1)
-                    - (lines[2 * corner + 1].intercept + lines[2 * corner + 1].slope * sample.time)
-                return (dx * dx + dy * dy).squareRoot() <= outlierDistance
-            }
+            let fitted = Quad(coordinates: lines.map { $0.intercept + $0.slope * sample.time })
+            return sample.quad.maximumCornerDistance(to: fitted) <= outlierDistance
         }
         if kept.count < samples.count, kept.count >= 2 { lines = line(kept) }
         return Quad(coordinates: lines.map(\.intercept))
@@ -174,10 +166,8 @@ extension Quad {
     /// this quad itself when the move was a jump (over a tenth of the quad's size), which is
     /// more likely a different detection than motion.
     func extrapolated(from previous: Quad) -> Quad {
-        let size = max(bounds.width, bounds.height)
-        let moves = zip(corners, previous.corners).map { Point(x: $0.x - $1.x, y: $0.y - $1.y) }
-        guard moves.allSatisfy({ ($0.x * $0.x + $0.y * $0.y).squareRoot() <= 0.1 * size }) else { return self }
-        let next = zip(corners, moves).map { Point(x: $0.x + $1.x, y: $0.y + $1.y) }
+        guard maximumCornerDistance(to: previous) <= 0.1 * max(bounds.width, bounds.height) else { return self }
+        let next = zip(corners, previous.corners).map { now, before in now + (now - before) }
         return Quad(topLeft: next[0], topRight: next[1], bottomRight: next[2], bottomLeft: next[3])
     }
 
