@@ -157,7 +157,8 @@ public struct FocalServer: Sendable {
             metrics.pool(running: load.running, waiting: load.waiting, totals: pool.totals)
             let headers: HTTPFields = [.contentType: "text/plain; version=0.0.4; charset=utf-8"]
             return Self.answering(
-                request, with: Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: metrics.text()))))
+                request,
+                with: Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: metrics.text()))))
         }
         router.get("metrics", use: metricsText)
         router.head("metrics", use: metricsText)
@@ -177,13 +178,14 @@ public struct FocalServer: Sendable {
         }
         router.post("v1/scan") { request, _ in
             await answer("scan") { () async throws(ServiceError) -> Response in
-                let inlineValue = Self.query(request)["inline"]
+                let query = Self.query(request)
+                let inlineValue = query["inline"]
                 guard inlineValue == nil || inlineValue == "base64" else {
                     throw ServiceError(400, "inline must be base64 (or left out for scan URLs), not '\(inlineValue ?? "")'")
                 }
                 let inline = inlineValue == "base64"
-                let enhancement = try Processing.enhancement(Self.query(request)["enhance"])
-                let format = Self.query(request)["format"] ?? "json"
+                let enhancement = try Processing.enhancement(query["enhance"])
+                let format = query["format"] ?? "json"
                 guard format == "json" || format == "pdf" else {
                     throw ServiceError(400, "format must be json or pdf, not '\(format.prefix(40))'")
                 }
@@ -204,10 +206,8 @@ public struct FocalServer: Sendable {
                 }
                 var (result, frames) = try await work { (deadline) throws(ServiceError) in
                     try Processing.scan(uploads, limits: configuration, deadline: deadline) { (flat) throws(ServiceError) in
-                        let jpeg: [UInt8]
-                        do throws(FocalError) { jpeg = try flat.enhanced(enhancement).encoded(as: .jpeg, quality: 0.9) } catch {
-                            throw ServiceError(processing: error, what: "enhancing and encoding a scan")
-                        }
+                        let jpeg = try Processing.jpeg(
+                            of: flat, enhancement: enhancement, quality: 0.9, what: "enhancing and encoding a scan")
                         return inline
                             ? .init(width: flat.width, height: flat.height, base64: Data(jpeg).base64EncodedString())
                             : .init(width: flat.width, height: flat.height, unstored: jpeg)
@@ -229,12 +229,15 @@ public struct FocalServer: Sendable {
             await answer("flatten") { () async throws(ServiceError) -> Response in
                 let (files, fields) = try await form(of: request)
                 guard files.count == 1 else { throw ServiceError(400, "send one image to flatten (got \(files.count) files)") }
-                guard let text = fields["corners"] ?? Self.query(request)["corners"] else {
+                let query = Self.query(request)
+                guard let text = fields["corners"] ?? query["corners"] else {
                     throw ServiceError(
-                        400, "send the corners as corners=x1,y1,x2,y2,x3,y3,x4,y4 (top-left, top-right, bottom-right, bottom-left), in the query or a form field")
+                        400,
+                        "send the corners as corners=x1,y1,x2,y2,x3,y3,x4,y4 (top-left, top-right, bottom-right, bottom-left), in the query or a form field"
+                    )
                 }
                 let quad = try Processing.corners(text)
-                let enhancement = try Processing.enhancement(fields["enhance"] ?? Self.query(request)["enhance"])
+                let enhancement = try Processing.enhancement(fields["enhance"] ?? query["enhance"])
                 let configuration = configuration
                 let jpeg = try await work { (deadline) throws(ServiceError) in
                     try Processing.flatten(
@@ -319,7 +322,8 @@ public struct FocalServer: Sendable {
         var fields = headers
         fields[.contentType] = "application/json"
         return Response(
-            status: HTTPResponse.Status(code: status), headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: encodedJSON(value))))
+            status: HTTPResponse.Status(code: status), headers: fields,
+            body: .init(byteBuffer: ByteBuffer(bytes: encodedJSON(value))))
     }
 
     static func error(_ status: Int, _ reason: String, headers: HTTPFields = [:]) -> Response {

@@ -109,12 +109,10 @@ enum Processing {
         _ uploads: [Upload], enhancement: ScanEnhancement, limits: ServiceConfiguration, deadline: WorkerPool.Deadline
     ) throws(ServiceError) -> (pdf: [UInt8], frames: Int) {
         let (response, frames) = try scan(uploads, limits: limits, deadline: deadline) { (flat) throws(ServiceError) in
-            do throws(FocalError) {
-                let jpeg = try flat.enhanced(enhancement).encoded(as: .jpeg, quality: pdfQuality)
-                return .init(width: flat.width, height: flat.height, unstored: jpeg)
-            } catch {
-                throw ServiceError(processing: error, what: "enhancing and encoding a scan")
-            }
+            .init(
+                width: flat.width, height: flat.height,
+                unstored: try jpeg(of: flat, enhancement: enhancement, quality: pdfQuality, what: "enhancing and encoding a scan")
+            )
         }
         guard !response.documents.isEmpty else {
             throw ServiceError(422, "no document was found in \(frames) frame(s), and a PDF cannot be empty")
@@ -128,6 +126,17 @@ enum Processing {
 
     /// JPEG quality of the pages of a PDF answer.
     static let pdfQuality = 0.85
+
+    /// A flat scan enhanced and encoded as JPEG; a failure is `what` failing.
+    static func jpeg(of flat: Frame, enhancement: ScanEnhancement, quality: Double, what: String) throws(ServiceError)
+        -> [UInt8]
+    {
+        do {
+            return try flat.enhanced(enhancement).encoded(as: .jpeg, quality: quality)
+        } catch {
+            throw ServiceError(processing: error, what: what)
+        }
+    }
 
     /// The `enhance` parameter: none (the default), color, gray or bw.
     static func enhancement(_ text: String?) throws(ServiceError) -> ScanEnhancement {
@@ -148,11 +157,7 @@ enum Processing {
         let flat: Frame
         do { flat = try frame.flattened(through: quad) } catch { throw ServiceError(processing: error, what: "the corners") }
         try checkpoint(deadline, limits)
-        do {
-            return try flat.enhanced(enhancement).encoded(as: .jpeg, quality: 0.92)
-        } catch {
-            throw ServiceError(processing: error, what: "enhancing the scan")
-        }
+        return try jpeg(of: flat, enhancement: enhancement, quality: 0.92, what: "enhancing the scan")
     }
 
     /// Every frame of an uploaded video, read from memory as one of the containers the API
