@@ -3,7 +3,7 @@ SWIFT ?= swift
 SAMPLE ?= Samples/Media/document.mp4
 OUTPUT ?= out/overlay.mp4
 
-.PHONY: demo test deps build bench fuzz spec-check replicas-check sample-media clean
+.PHONY: demo test deps build bench fuzz spec-check replicas-check sample-media page-model clean
 
 ## Install what is missing, build the focal command, and run it on the bundled sample.
 demo: deps
@@ -48,6 +48,11 @@ replicas-check: deps
 bench:
 	@scripts/install-deps.sh --bench
 	scripts/bench.sh
+
+## Retrain the page detector (Models/page-detector.onnx) from scratch: scenes, training, export.
+## About 75 minutes on 2 cores; see Models/page-detector/MODEL_CARD.md.
+page-model:
+	Models/page-detector/train.sh
 
 ## Re-render Samples/Media with Focal itself.
 sample-media: deps

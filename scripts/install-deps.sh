@@ -7,6 +7,9 @@
 #   scripts/install-deps.sh --replicas also nginx and PostgreSQL's server, the load balancer and the
 #                                      shared scan store of scripts/replicas-check.py
 #   scripts/install-deps.sh --spec     also python3-venv, for Schemathesis (scripts/spec-check.sh)
+#   scripts/install-deps.sh --train    also what the page detector's training recipe reads: the real
+#                                      photos and textures of Debian's wallpaper and texture packages,
+#                                      DejaVu fonts, python3-venv (Models/page-detector/README.md)
 #   scripts/install-deps.sh --runtime  only what a built `focal` needs to run (the container image's
 #                                      runtime stage): Debian's OpenCV, FFmpeg and libv4l libraries
 set -euo pipefail
@@ -21,6 +24,8 @@ case "${1:-}" in
     --bench) packages+=(ffmpeg time wrk) ;;
     --replicas) packages+=(nginx-light postgresql python3) ;;
     --spec) packages+=(python3-venv) ;;
+    --train) packages+=(python3-venv fonts-dejavu-core mate-backgrounds gnome-backgrounds plasma-workspace-wallpapers
+        ukui-wallpapers ufoai-textures) ;;
 esac
 
 missing=()

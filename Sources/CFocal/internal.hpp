@@ -78,6 +78,12 @@ struct ReadingFrame {
 };
 ReadingFrame reading_frame(const cv::Point2f corners[4]);
 
+// The page network's maps (CV_32F, side × side) for an image squeezed to a square.
+struct PageMaps {
+    cv::Mat page, outline;
+};
+PageMaps page_maps(cfocal_page_model *model, const cfocal_image &image, int side);
+
 }  // namespace cfocal
 
 // Pixels the shim allocated: a view plus whatever keeps those pixels alive.

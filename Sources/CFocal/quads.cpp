@@ -26,6 +26,9 @@ using Corners = std::array<cv::Point2d, 4>;
 struct Candidate {
     Corners corners;
     double score = 0;
+    bool learned = false;  // scored by the page network: no colour test, no preference for enclosing quads
+    bool coarse = false;   // drawn from the network's map: refined over a network cell, not a working pixel
+    double rank = -1;      // order of preference when not the score itself
 };
 
 double cross(const cv::Point2d &o, const cv::Point2d &a, const cv::Point2d &b) {
@@ -422,6 +425,129 @@ double interior_saturation(const Corners &q, const cfocal_image &image) {
     return values[values.size() / 2];
 }
 
+// A convex quad as a filled mask of the given size.
+cv::Mat quad_mask(const Corners &q, cv::Size size) {
+    cv::Mat mask = cv::Mat::zeros(size, CV_8U);
+    std::vector<cv::Point> points;
+    for (const auto &p : q) points.emplace_back(int(std::lround(p.x * 8)), int(std::lround(p.y * 8)));
+    cv::fillConvexPoly(mask, points, 255, cv::LINE_8, 3);
+    return mask;
+}
+
+// Each side fitted again to the region's outline points near it (away from the corners), so the
+// quad follows the region's straight boundary rather than its hull's vertices.
+Corners fitted_to_outline(const Corners &q, const std::vector<cv::Point> &outline, double tolerance) {
+    std::array<std::vector<cv::Point2f>, 4> near;
+    for (const auto &point : outline) {
+        cv::Point2d p(point);
+        int best = -1;
+        double closest = tolerance;
+        for (int i = 0; i < 4; ++i) {
+            cv::Point2d a = q[i], d = q[(i + 1) % 4] - q[i];
+            double length2 = d.dot(d);
+            if (length2 < 1) continue;
+            double t = (p - a).dot(d) / length2;
+            if (t < 0.1 || t > 0.9) continue;
+            double distance = std::abs(cross(a, q[(i + 1) % 4], p)) / std::sqrt(length2);
+            if (distance < closest) {
+                closest = distance;
+                best = i;
+            }
+        }
+        if (best >= 0) near[best].emplace_back(float(p.x), float(p.y));
+    }
+    std::array<cv::Vec4f, 4> lines;
+    for (int i = 0; i < 4; ++i) {
+        if (near[i].size() < 5) return q;
+        cv::fitLine(near[i], lines[i], cv::DIST_HUBER, 0, 0.01, 0.01);
+    }
+    Corners out;
+    for (int i = 0; i < 4; ++i) {
+        const cv::Vec4f &l1 = lines[(i + 3) % 4], &l2 = lines[i];
+        if (!intersect(cv::Point2d(l1[2], l1[3]), cv::Point2d(l1[0], l1[1]), cv::Point2d(l2[2], l2[3]),
+                       cv::Point2d(l2[0], l2[1]), out[i]))
+            return q;
+    }
+    return convex(out) ? out : q;
+}
+
+// The page network's maps at the working image's size.
+struct NetworkView {
+    cv::Mat page, outline;  // CV_32F, working size
+    double cell = 1;        // one network pixel, in working pixels
+};
+
+NetworkView network_view(const PageMaps &maps, cv::Size working) {
+    NetworkView view;
+    cv::resize(maps.page, view.page, working, 0, 0, cv::INTER_LINEAR);
+    cv::resize(maps.outline, view.outline, working, 0, 0, cv::INTER_LINEAR);
+    view.cell = std::max(double(working.width) / maps.page.cols, double(working.height) / maps.page.rows);
+    return view;
+}
+
+// How much the network agrees that q is a page: its mean page probability inside q (less a cell
+// along the sides), times one less
+// its mean in a band outside q (from one to three network cells out: the map's own blur at a
+// page's edge spans about a cell). A quad around a page scores near 1;
+// one around half a page (the band is page too), around a page and its surroundings (the inside is
+// partly not page), or where the network sees no page, scores low. The band only looks near q, so
+// a page region that leaks elsewhere into a bright neighbour does not pull a good quad down.
+double network_agreement(const Corners &q, const NetworkView &view) {
+    cv::Point2d center = (q[0] + q[1] + q[2] + q[3]) * 0.25;
+    double size = std::sqrt(area(q));
+    if (size < 1) return 0;
+    // Scaling about the centre by 1 + 2d / size moves the sides out by about d.
+    auto grown = [&](double cells) {
+        Corners g;
+        for (int i = 0; i < 4; ++i) g[i] = center + (q[i] - center) * (1 + 2 * cells * view.cell / size);
+        return quad_mask(g, view.page.size());
+    };
+    cv::Mat inside = grown(-1), near = grown(1), around = grown(3);
+    cv::Rect box = cv::boundingRect(around);
+    if (box.area() == 0 || cv::countNonZero(inside(box)) == 0) return 0;
+    cv::Mat band = around(box) & ~near(box);
+    double outside = cv::countNonZero(band) > 0 ? cv::mean(view.page(box), band)[0] : 0;
+    return cv::mean(view.page(box), inside(box))[0] * (1 - outside);
+}
+
+// Quads the network itself proposes: the page regions less the outline band (which splits touching
+// pages apart), each grown back to its whole region, its hull reduced to a quad whose sides are
+// fitted to the region's boundary. Tried at two levels, as a region can leak into a bright
+// neighbour at one half and not at a stricter level.
+std::vector<Corners> network_quads(const NetworkView &view, double min_area) {
+    std::vector<Corners> out;
+    int grow = int(std::ceil(2.5 * view.cell));
+    cv::Mat kernel = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(2 * grow + 1, 2 * grow + 1));
+    for (double level : {0.5, 0.75}) {
+        cv::Mat whole = view.page > level;
+        cv::Mat cores = whole & (view.outline < 0.5);
+        cv::Mat labels, stats, centroids;
+        int n = cv::connectedComponentsWithStats(cores, labels, stats, centroids, 4);
+        for (int label = 1; label < n; ++label) {
+            if (stats.at<int>(label, cv::CC_STAT_AREA) < 0.3 * min_area) continue;
+            cv::Mat region = labels == label;
+            cv::dilate(region, region, kernel);
+            region &= whole;
+            std::vector<std::vector<cv::Point>> contours;
+            cv::findContours(region, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_NONE);
+            if (contours.empty()) continue;
+            auto largest = std::max_element(contours.begin(), contours.end(), [](const auto &a, const auto &b) {
+                return cv::contourArea(a) < cv::contourArea(b);
+            });
+            if (cv::contourArea(*largest) < min_area) continue;
+            std::vector<cv::Point> hull;
+            cv::convexHull(*largest, hull);
+            std::vector<Corners> quads;
+            quads_from_hull(hull, quads);
+            for (const auto &q : quads) {
+                Corners fitted = fitted_to_outline(q, *largest, 2 + view.cell);
+                if (convex(fitted)) out.push_back(fitted);
+            }
+        }
+    }
+    return out;
+}
+
 void write_quad(const Corners &q, double confidence, cfocal_quad &out) {
     for (int i = 0; i < 4; ++i) {
         out.x[i] = q[i].x;
@@ -460,18 +586,23 @@ cfocal_status cfocal_detect_quads(const cfocal_image *image, const cfocal_quad_o
         double bright_reference = percentile(smooth, 0.98);
         double give_up = std::max(0.0, (std::max(0.35, o.min_confidence) - 0.375) / 0.625);
         std::vector<Candidate> candidates;
+        // The edges' own score for a quad (0 when it is no paper-like shape).
+        auto edge_score = [&](const Corners &q) {
+            Support s = support(q, gx, gy, 28, give_up);
+            // A text block or a figure is darker inside than around it on every side; a page is
+            // brighter than what it lies on along most of its outline.
+            if (s.score < 0.35 || s.brighter_inside < 3) return 0.0;
+            double brightness = interior_brightness(q, smooth, bright_reference);
+            if (brightness < o.min_interior_brightness) return 0.0;
+            // Grey shapes need clearer edges than paper-white ones to count as documents.
+            double paper = std::min(1.0, std::max(0.0, (brightness - o.min_interior_brightness) / 0.2));
+            return s.score * (0.85 + 0.15 * paper);
+        };
         auto score_all = [&](const std::vector<Corners> &quads) {
             for (const auto &q : quads) {
                 if (!acceptable_shape(q, o, shorter, small.size())) continue;
-                Support s = support(q, gx, gy, 28, give_up);
-                // A text block or a figure is darker inside than around it on every side; a page is
-                // brighter than what it lies on along most of its outline.
-                if (s.score < 0.35 || s.brighter_inside < 3) continue;
-                double brightness = interior_brightness(q, smooth, bright_reference);
-                if (brightness < o.min_interior_brightness) continue;
-                // Grey shapes need clearer edges than paper-white ones to count as documents.
-                double paper = std::min(1.0, std::max(0.0, (brightness - o.min_interior_brightness) / 0.2));
-                candidates.push_back({q, s.score * (0.85 + 0.15 * paper)});
+                double score = edge_score(q);
+                if (score > 0) candidates.push_back({q, score});
             }
         };
         auto best_score = [&] {
@@ -484,6 +615,19 @@ cfocal_status cfocal_detect_quads(const cfocal_image *image, const cfocal_quad_o
         // were a frame ago. A tracker confirming known documents skips the search (priors_only).
         std::vector<Corners> quads;
         cv::Mat binary, edges, strong_edges;
+        // With the page network, it alone proposes documents: things that only look like pages
+        // (screens, windows, boxes) no longer compete, and pages whose edges are hidden or faint
+        // are found by what the network learned of them. Tracking still confirms by edges.
+        // Every candidate, from the network's own regions and from the edge maps alike, is then
+        // scored by how much the network agrees it is a page: edges give the precise quads where
+        // they are visible, the network's regions the ones where they are not.
+        const bool learned = o.page_model != nullptr && !o.priors_only;
+        NetworkView view;
+        if (learned) {
+            view = network_view(page_maps(o.page_model, *image, o.page_model_input), small.size());
+            for (const auto &q : network_quads(view, min_area))
+                if (acceptable_shape(q, o, shorter, small.size())) candidates.push_back({q, network_agreement(q, view), true, true});
+        }
         if (!o.priors_only) {
         double otsu = cv::threshold(smooth, binary, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
         quads_from_mask(binary, min_area, quads);
@@ -506,23 +650,40 @@ cfocal_status cfocal_detect_quads(const cfocal_image *image, const cfocal_quad_o
                        cv::Point2d(0.5, 0.5);
             quads.push_back(q);
         }
-        score_all(quads);
+        if (learned) {
+            // A quad whose edges are clear and paper-like keeps the edges' score where the network
+            // half agrees: in blur or at a size the network sees poorly, the edges still find the
+            // page, and the network still vetoes what is not one.
+            for (const auto &q : quads) {
+                if (!acceptable_shape(q, o, shorter, small.size())) continue;
+                double agreement = network_agreement(q, view);
+                if (agreement < 0.05) continue;
+                double score = std::max(agreement, edge_score(q) * std::min(1.0, agreement / 0.5));
+                candidates.push_back({q, score, true, false});
+            }
+        } else {
+            score_all(quads);
+        }
 
         // Pages whose outline merges with other edges in every map still have straight sides. The
         // line search costs more than everything above, so it runs only when no outline convinced.
-        if (!o.priors_only && best_score() < 0.85) {
+        if (!o.priors_only && !learned && best_score() < 0.85) {
             quads.clear();
             quads_from_lines(long_lines(strong_edges, min_side, o.working_size > 400 ? 14 : 10), min_side, small.size(), quads);
             score_all(quads);
         }
-        std::sort(candidates.begin(), candidates.end(), [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
+        // Among quads the network agrees on about equally, the one whose sides lie on real edges
+        // wins: the network's map is only a few pixels precise, the image's edges are precise.
+        for (auto &c : candidates)
+            c.rank = c.learned ? c.score * (0.8 + 0.2 * support(c.corners, gx, gy, 28).score) : c.score;
+        std::sort(candidates.begin(), candidates.end(), [](const Candidate &a, const Candidate &b) { return a.rank > b.rank; });
 
         // Keep the best of each overlapping group, refine at full resolution, report.
         std::vector<Candidate> kept;
         int limit = std::max(0, std::min(int(capacity), int(o.max_results)));
         for (auto c : candidates) {
             if (int(kept.size()) >= limit) break;
-            if (c.score < o.min_confidence) break;
+            if (c.score < o.min_confidence) continue;
             // A document's outline, not a figure or photo printed inside it: prefer an enclosing
             // candidate that scores nearly as well.
             for (bool moved = true; moved;) {
@@ -537,7 +698,7 @@ cfocal_status cfocal_detect_quads(const cfocal_image *image, const cfocal_quad_o
                     }
                 }
             }
-            if (o.max_interior_saturation < 1) {
+            if (o.max_interior_saturation < 1 && !c.learned) {
                 Corners at_full;
                 for (int i = 0; i < 4; ++i) at_full[i] = (c.corners[i] + cv::Point2d(0.5, 0.5)) / scale - cv::Point2d(0.5, 0.5);
                 if (interior_saturation(at_full, *image) > o.max_interior_saturation) continue;
@@ -551,9 +712,12 @@ cfocal_status cfocal_detect_quads(const cfocal_image *image, const cfocal_quad_o
         for (const auto &k : kept) {
             Corners q;
             for (int i = 0; i < 4; ++i) q[i] = (k.corners[i] + cv::Point2d(0.5, 0.5)) / scale - cv::Point2d(0.5, 0.5);
-            // Candidates are only as precise as the working image: search wide first, then fit again
-            // narrowly around the edges found.
-            if (o.refine) q = refine(refine(q, full, std::max(4.0, 2.5 / scale)), full, 2.5);
+            // Candidates are only as precise as the working image (the network's, a network cell):
+            // search wide first, then fit again narrowly around the edges found. Where a side shows
+            // no edge, the quad stays as found.
+            double first = k.coarse ? std::max(4.0, 1.2 * std::max(full.cols, full.rows) / double(o.page_model_input))
+                                     : std::max(4.0, 2.5 / scale);
+            if (o.refine) q = refine(refine(q, full, first), full, 2.5);
             write_quad(q, std::min(1.0, k.score), out[*count]);
             *count += 1;
         }

@@ -118,12 +118,18 @@ func detectBenchmark(sample: String, rounds: Int) throws {
     print(
         "detect: \(sample), \(reader.width)x\(reader.height), \(frames.count) decoded frames, one OpenCV thread, median of \(rounds) rounds"
     )
+    let classicalLow = try Detector(type: .rectangle, options: .init(accuracy: .low, usesPageModel: false))
+    let classicalHigh = try Detector(type: .rectangle, options: .init(accuracy: .high, usesPageModel: false))
     let low = try Detector(type: .rectangle, options: .init(accuracy: .low))
     let high = try Detector(type: .rectangle, options: .init(accuracy: .high))
     let runs: [(String, (Frame) throws -> Int)] = [
         ("textbook recipe (Canny, contours, largest 4-gon)", { try TextbookRectangles.detect(in: $0).count }),
-        ("Focal .low", { try low.features(in: $0).count }),
-        ("Focal .high", { try high.features(in: $0).count }),
+        ("edges only (--no-page-model) .low", { try classicalLow.features(in: $0).count }),
+        ("edges only (--no-page-model) .high", { try classicalHigh.features(in: $0).count }),
+        ("Focal .low (page network 128 + edges)", { try low.features(in: $0).count }),
+        ("Focal .high (page network 192 + edges)", { try high.features(in: $0).count }),
+        ("  of which the network alone, 128", { try low.pageMap(for: $0) == nil ? 0 : 1 }),
+        ("  of which the network alone, 192", { try high.pageMap(for: $0) == nil ? 0 : 1 }),
     ]
     var reference = 0.0
     for (name, run) in runs {
@@ -133,12 +139,14 @@ func detectBenchmark(sample: String, rounds: Int) throws {
             found = 0
             times.append(try seconds { for frame in frames { found += try run(frame) } })
         }
-        let fps = Double(frames.count) / median(times)
+        let perFrame = median(times) / Double(frames.count)
+        let fps = 1 / perFrame
         if reference == 0 { reference = fps }
+        let tail = name.hasPrefix("  of which") ? "" : "  found on \(found)/\(frames.count) frames"
         print(
             "  " + name.padding(toLength: 50, withPad: " ", startingAt: 0)
                 + fixed(fps).padding(toLength: 9, withPad: " ", startingAt: 0)
-                + "fps  (\(fixed(fps / reference, 2))× textbook)  found on \(found)/\(frames.count) frames")
+                + "fps  \(fixed(perFrame * 1000, 2)) ms/frame  (\(fixed(fps / reference, 2))× textbook)" + tail)
     }
 }
 
@@ -339,7 +347,9 @@ func enhanceMeasures(pages: Int) throws {
         return (values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(values.count)).squareRoot()
     }
     func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(values.count) }
-    print("page  paper spread before → color   paper mean   ink mean (clean page's, whitened)   bw: print kept  pencil kept  paper black   ms color/bw")
+    print(
+        "page  paper spread before → color   paper mean   ink mean (clean page's, whitened)   bw: print kept  pencil kept  paper black   ms color/bw"
+    )
     var sums = [Double](repeating: 0, count: 8)
     for seed in 0..<pages {
         let page = try ShadedPage(seed: UInt64(100 + seed))
@@ -352,7 +362,8 @@ func enhanceMeasures(pages: Int) throws {
             let values = page.luminance(of: bw, where: kind)
             return Double(values.filter { $0 == 0 }.count) / Double(values.count)
         }
-        let cleanInk = mean(page.luminance(of: page.clean, where: .ink)) * 255 / mean(page.luminance(of: page.clean, where: .paper))
+        let cleanInk =
+            mean(page.luminance(of: page.clean, where: .ink)) * 255 / mean(page.luminance(of: page.clean, where: .paper))
         let row = [
             before, after, mean(page.luminance(of: color, where: .paper)), mean(page.luminance(of: color, where: .ink)),
             black(.ink), black(.pencil), black(.paper), cleanInk,

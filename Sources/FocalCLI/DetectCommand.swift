@@ -29,6 +29,12 @@ struct DetectCommand: ParsableCommand {
             follow the page's perspective; --text-on-frame searches the frame as it is instead. \
             --accuracy low is the classical engine (fast enough for every frame of a video); high \
             runs PP-OCRv4's DB network (Models/ppocr-v4-det.onnx) at --text-input-size.
+
+            DOCUMENTS
+              Rectangles are documents found by Focal's page detector (Models/page-detector.onnx, \
+            a small network trained on rendered scenes; see Models/page-detector/MODEL_CARD.md), \
+            their corners placed on the image's edges. --no-page-model finds any bright rectangle \
+            from edges alone, as earlier versions did.
             """
     )
 
@@ -47,7 +53,8 @@ struct DetectCommand: ParsableCommand {
     var accuracy: DetectorOptions.Accuracy = .high
 
     @Option(
-        name: .customLong("min-confidence"), parsing: .unconditional, help: ArgumentHelp("Report only features at least this sure, 0…1.", valueName: "c"))
+        name: .customLong("min-confidence"), parsing: .unconditional,
+        help: ArgumentHelp("Report only features at least this sure, 0…1.", valueName: "c"))
     var minConfidence: Double = DetectorOptions().minimumConfidence
 
     @Option(
@@ -56,6 +63,13 @@ struct DetectCommand: ParsableCommand {
             "Ignore rectangles darker inside than this fraction of the frame's brightest part, 0…1 (0 finds dark ones).",
             valueName: "b"))
     var minBrightness: Double = DetectorOptions().minimumInteriorBrightness
+
+    @Flag(
+        name: .customLong("no-page-model"),
+        help: ArgumentHelp(
+            "Find rectangles from edges and outlines alone, without the learned page detector (Models/page-detector.onnx): any bright rectangle, not only documents."
+        ))
+    var noPageModel = false
 
     @Option(
         help: ArgumentHelp(
@@ -116,6 +130,7 @@ struct DetectCommand: ParsableCommand {
             accuracy: accuracy, maximumFeatureCount: maxFeatures, minimumConfidence: minConfidence,
             minimumInteriorBrightness: minBrightness)
         options.tracking = isVideo
+        options.usesPageModel = !noPageModel
         options.text.modelInputSize = textInputSize
         options.text.searchesDocuments = !textOnFrame
         options.text.grouping = textRows ? .rows : .segments

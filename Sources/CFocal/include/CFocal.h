@@ -225,6 +225,17 @@ cfocal_status cfocal_rectify_quad(const cfocal_image *src, const double quad[8],
 /* ---- quadrilaterals (documents, rectangles) --------------------------------------------- */
 /* In C++ because every stage is an OpenCV primitive (Canny, contours, Sobel, line fitting). */
 
+/* The learned page detector (Models/page-detector.onnx). Not thread-safe: one caller at a time per
+ * model, and one input size per model (OpenCV 4.6 fixes its layers' sizes at the first run). */
+typedef struct cfocal_page_model cfocal_page_model;
+cfocal_status cfocal_page_model_open(const char *path, cfocal_page_model **out);
+void cfocal_page_model_free(cfocal_page_model *model);
+/* The network's two maps for the image squeezed to input_size × input_size (a multiple of 32):
+ * page probability (the whole page, also where something hides it) and the probability of a page's
+ * outline. Either output may be NULL; each holds input_size² floats, row by row. */
+cfocal_status cfocal_page_model_maps(cfocal_page_model *model, const cfocal_image *image, int32_t input_size,
+                                     float *page, float *outline);
+
 typedef struct {
     int32_t working_size;            /* long side of the image candidates are found on, pixels */
     int32_t max_results;
@@ -239,6 +250,8 @@ typedef struct {
     const struct cfocal_quad *priors; /* quads seen in the previous frame, tried as candidates too */
     int32_t prior_count;
     int32_t priors_only;             /* verify and refine the priors only: no search for new quads */
+    cfocal_page_model *page_model;   /* documents from the page network (NULL: edges and outlines only) */
+    int32_t page_model_input;        /* its input size, a multiple of 32 */
 } cfocal_quad_options;
 
 typedef struct cfocal_quad {

@@ -21,15 +21,25 @@ public final class Detector {
     static let discoveryInterval = 10
     private let cascadeFolder: String?
     private let textSearch: TextSearch?
+    private let pageModel: PageModel?
 
     /// - Throws: `.invalidArgument` for options out of range; `.modelMissing` for `.face` when
     ///   OpenCV's Haar cascades (Debian's `opencv-data`) are not installed, and for `.text` at
-    ///   `.high` accuracy when the DB model (`Models/ppocr-v4-det.onnx`) cannot be found.
+    ///   `.high` accuracy when the DB model (`Models/ppocr-v4-det.onnx`) cannot be found, and for
+    ///   `.rectangle` when the page model (`Models/page-detector.onnx`) cannot be found or read
+    ///   (unless ``DetectorOptions/usesPageModel`` is off).
     public init(type: FeatureType, options: DetectorOptions = DetectorOptions()) throws(FocalError) {
         self.type = type
         self.options = try options.validated()
         cascadeFolder = type == .face ? try HaarCascades.folder() : nil
         textSearch = type == .text ? try TextSearch(options: self.options) : nil
+        pageModel =
+            type == .rectangle && options.usesPageModel
+            ? try PageModel.borrow(path: options.pageModelPath, inputSize: PageModel.inputSize(for: options.accuracy)) : nil
+    }
+
+    deinit {
+        if let pageModel { PageModel.giveBack(pageModel) }
     }
 
     /// The features in frame, best first. If `orientation` is given (or the frame carries one other
@@ -47,14 +57,16 @@ public final class Detector {
             // While tracking, most frames only confirm where the documents already are; the full
             // search runs every `discoveryInterval` frames, or when a document is not confirmed.
             if options.tracking, !previousQuads.isEmpty, framesSinceDiscovery < Self.discoveryInterval {
-                rectangles = try RectangleSearch.run(upright, options: options, priors: previousQuads, priorsOnly: true)
+                rectangles = try RectangleSearch.run(
+                    upright, options: options, pageModel: pageModel, priors: previousQuads, priorsOnly: true)
                 let confirmed =
                     rectangles.count == previousQuads.count
                     && rectangles.allSatisfy { $0.confidence >= options.minimumConfidence }
                 if !confirmed { rectangles = [] }
             }
             if rectangles.isEmpty {
-                rectangles = try RectangleSearch.run(upright, options: options, priors: options.tracking ? previousQuads : [])
+                rectangles = try RectangleSearch.run(
+                    upright, options: options, pageModel: pageModel, priors: options.tracking ? previousQuads : [])
                 framesSinceDiscovery = 0
             } else {
                 framesSinceDiscovery += 1
@@ -96,6 +108,27 @@ public final class Detector {
         return found
     }
 
+    /// What the page network sees in frame: a gray image of its page probability (255 = surely
+    /// page), the frame squeezed to the network's square input (128 at `.low`, 192 at `.high`).
+    /// Nil for detectors without the page model. For looking at why a page was or was not found.
+    public func pageMap(for frame: Frame) throws(FocalError) -> Frame? {
+        guard let pageModel else { return nil }
+        var upright = frame
+        if upright.orientation != .up { upright = try upright.oriented() }
+        let side = pageModel.inputSize
+        let bytes = try pageModel.pageProbability(in: upright).map { UInt8(max(0, min(255, ($0 * 255).rounded()))) }
+        // withUnsafeBytes rethrows untyped: the one error it can carry is the Frame's own.
+        do {
+            return try bytes.withUnsafeBytes {
+                try Frame(width: side, height: side, format: .gray8, bytesPerRow: side, bytes: $0)
+            }
+        } catch let error as FocalError {
+            throw error
+        } catch {
+            throw FocalError(.internal, operation: "draw the page map", reason: "\(error)")
+        }
+    }
+
     /// The rectangles in frame, for a detector of type `.rectangle`.
     public func rectangles(in frame: Frame, orientation: Orientation? = nil) throws(FocalError) -> [RectangleFeature] {
         try features(in: frame, orientation: orientation).compactMap { $0 as? RectangleFeature }
@@ -119,9 +152,9 @@ enum HaarCascades {
 }
 
 enum RectangleSearch {
-    static func run(_ frame: Frame, options: DetectorOptions, priors: [Quad] = [], priorsOnly: Bool = false) throws(FocalError)
-        -> [RectangleFeature]
-    {
+    static func run(
+        _ frame: Frame, options: DetectorOptions, pageModel: PageModel?, priors: [Quad] = [], priorsOnly: Bool = false
+    ) throws(FocalError) -> [RectangleFeature] {
         let priorQuads = priors.map(\.shim)
         var results = [cfocal_quad](repeating: cfocal_quad(), count: options.maximumFeatureCount)
         var count: Int32 = 0
@@ -132,7 +165,8 @@ enum RectangleSearch {
                 max_aspect_ratio: options.maximumAspectRatio, quadrature_tolerance: options.quadratureTolerance,
                 min_confidence: options.minimumConfidence, min_interior_brightness: options.minimumInteriorBrightness,
                 max_interior_saturation: options.maximumInteriorSaturation, refine: 1, priors: priorBuffer.baseAddress,
-                prior_count: Int32(priorBuffer.count), priors_only: priorsOnly ? 1 : 0)
+                prior_count: Int32(priorBuffer.count), priors_only: priorsOnly ? 1 : 0, page_model: pageModel?.handle,
+                page_model_input: Int32(pageModel?.inputSize ?? 0))
             try frame.withShimImage { (image) throws(FocalError) in
                 try check(cfocal_detect_quads(&image, &settings, &results, Int32(results.count), &count), "detect rectangles")
             }

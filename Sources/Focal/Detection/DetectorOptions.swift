@@ -58,6 +58,19 @@ public struct DetectorOptions: Sendable, Equatable {
     /// (`CIDetectorTracking`). The detector then keeps state: use one detector per stream.
     public var tracking: Bool = false
 
+    /// Rectangle detectors find documents with Focal's learned page detector
+    /// (`Models/page-detector.onnx`): a small network proposes each page, also where a hand, a
+    /// cable or a pale desk hides its edges, and ignores things that only look like pages (screens,
+    /// windows, boxes); the image's edges then place its corners. The confidence is then the
+    /// network's. Turn it off to find any bright rectangle from edges and outlines alone, as Focal did
+    /// before (``minimumInteriorBrightness`` and ``maximumInteriorSaturation`` apply only then).
+    /// Default true.
+    public var usesPageModel: Bool = true
+
+    /// The page model's file; nil looks for `page-detector.onnx` where the text model is looked for
+    /// (`$FOCAL_MODELS`, a `Models` folder beside or above the executable, `share/focal/models`).
+    public var pageModelPath: String? = nil
+
     /// Settings for text detectors only.
     public var text = TextDetectionOptions()
 
@@ -65,7 +78,8 @@ public struct DetectorOptions: Sendable, Equatable {
         accuracy: Accuracy = .high, minimumAspectRatio: Double = 0.3, maximumAspectRatio: Double = 1.0,
         minimumSize: Double = 0.15, maximumFeatureCount: Int = 1, quadratureTolerance: Double = 30,
         minimumConfidence: Double = 0.6, minimumInteriorBrightness: Double = 0.7, maximumInteriorSaturation: Double = 0.35,
-        acquisitionConfidence: Double = 0.8, tracking: Bool = false, text: TextDetectionOptions = TextDetectionOptions()
+        acquisitionConfidence: Double = 0.8, tracking: Bool = false, text: TextDetectionOptions = TextDetectionOptions(),
+        usesPageModel: Bool = true, pageModelPath: String? = nil
     ) {
         self.accuracy = accuracy
         self.minimumAspectRatio = minimumAspectRatio
@@ -79,6 +93,8 @@ public struct DetectorOptions: Sendable, Equatable {
         self.acquisitionConfidence = acquisitionConfidence
         self.tracking = tracking
         self.text = text
+        self.usesPageModel = usesPageModel
+        self.pageModelPath = pageModelPath
     }
 
     func validated() throws(FocalError) -> DetectorOptions {

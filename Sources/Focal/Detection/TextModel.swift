@@ -1,11 +1,5 @@
 import CFocal
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The DB text-detection network, loaded once per ``Detector`` (OpenCV's model is not safe to
 /// share between threads while detecting).
 final class TextModel {
@@ -52,39 +46,7 @@ final class TextModel {
         return Array(boxes.prefix(Int(count)))
     }
 
-    /// Where the model is expected, in search order; the first is named when none exists.
-    static func candidates() -> [String] {
-        var folders: [String] = []
-        if let fromEnvironment = getenv("FOCAL_MODELS"), fromEnvironment.pointee != 0 {
-            folders.append(String(cString: fromEnvironment))
-        }
-        // A build inside a checkout (.build/<triple>/release/focal) finds the repository's Models;
-        // an installed one (PREFIX/bin/focal, see scripts/build-release.sh) PREFIX/share/focal/models.
-        if var folder = executableFolder() {
-            folders.append(FileAccess.folderOf(folder) + "/share/focal/models")
-            for _ in 0..<6 {
-                folders.append(folder + "/Models")
-                folder = FileAccess.folderOf(folder)
-                if folder == "/" { break }
-            }
-        }
-        folders += ["/usr/local/share/focal/models", "/usr/share/focal/models"]
-        return folders.map { $0 + "/" + fileName }
-    }
-
     static func locate() throws(FocalError) -> String {
-        let paths = candidates()
-        if let found = paths.first(where: FileAccess.exists) { return found }
-        throw FocalError(
-            .modelMissing, operation: "find the text model", path: fileName,
-            reason: "not found in " + paths.map(FileAccess.folderOf).joined(separator: ", ")
-                + "; set FOCAL_MODELS or DetectorOptions.text.modelPath")
-    }
-
-    private static func executableFolder() -> String? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        return FileAccess.folderOf(String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        try ModelFile.locate(fileName, what: "text model", option: "DetectorOptions.text.modelPath")
     }
 }

@@ -1,0 +1,565 @@
+#!/usr/bin/env python3
+"""Training scenes for Focal's page detector: documents photographed on real surfaces.
+
+Each sample is a SIZE×SIZE colour image of a scene and a two-channel target:
+  channel 0  the whole page (amodal: also where a hand, a pen or the frame's edge hides it),
+  channel 1  a band along each page's outline (it separates touching pages and pins the edges).
+
+Scenes are composed from
+  * backgrounds: real photos and material textures that Debian packages ship (wallpapers, game
+    textures of wood, stone, fabric, metal, facades), plus plain desks of every shade, white included;
+  * documents rendered here: text pages, tables, forms, receipts, ID-like cards, book pages, pages
+    with pictures cut from the backgrounds;
+  * a camera: perspective, roll, distance, pages partly out of frame, several pages, stacks;
+  * what gets in the way: hands and fingers, cables, pens, mugs, other objects, cast shadows,
+    glare, curl, defocus and motion blur, noise, JPEG;
+  * frames with no document (a third), many with things that look like pages: screens, windows,
+    whiteboards, tiles, boxes, signs, picture frames.
+
+The held-out evaluation material is never read: see MODEL_CARD.md for what is excluded.
+
+Usage: generate.py --out DIR --count N [--seed S] [--size 192] [--workers 2]
+Writes DIR/images.npy (N×S×S×3 uint8, BGR) and DIR/targets.npy (N×2×S×S uint8, 0/255).
+"""
+import argparse
+import glob
+import math
+import os
+import zipfile
+from multiprocessing import Pool
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+SIZE = 192
+WORK = 3  # scenes are composed at WORK×SIZE and reduced, so edges and text get real anti-aliasing
+
+FONT_DIR = "/usr/share/fonts/truetype/dejavu"
+WALLPAPER_GLOBS = [
+    "/usr/share/backgrounds/**/*.jpg", "/usr/share/backgrounds/**/*.png", "/usr/share/backgrounds/**/*.webp",
+    "/usr/share/wallpapers/*/contents/images/*.jpg", "/usr/share/wallpapers/*/contents/images/*.png",
+]
+TEXTURE_PACK = "/usr/share/games/ufoai/base/0textures.pk3"
+# Not a surface: skies, lights, decals and icons make poor desks and were left out of the pool.
+TEXTURE_SKIP = ("tex_lights", "tex_sky", "tex_common", "tex_pics", "tex_alien", "tex_ufo", "tex_dropship")
+
+WORDS = ("the of and to in is for on that with as by this are from at be or an it was which not have has "
+         "report total invoice date amount page section figure table note account number payment customer "
+         "order item quantity price description summary results analysis method data sample value review "
+         "meeting project budget office request delivery address phone reference signature approved").split()
+
+_backgrounds = None
+_textures = None
+
+
+def load_pools():
+    global _backgrounds, _textures
+    if _backgrounds is not None:
+        return
+    paths = sorted({p for g in WALLPAPER_GLOBS for p in glob.glob(g, recursive=True)})
+    # Wallpapers ship in several sizes: keep the smallest copy of each picture.
+    by_dir = {}
+    for p in paths:
+        key = os.path.dirname(p) if "/contents/images" in p else p
+        by_dir.setdefault(key, []).append(p)
+    _backgrounds = []
+    for key, group in sorted(by_dir.items()):
+        group.sort(key=os.path.getsize)
+        im = cv2.imread(group[0], cv2.IMREAD_COLOR)
+        if im is None:
+            continue
+        s = 900 / max(im.shape[:2])
+        if s < 1:
+            im = cv2.resize(im, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+        _backgrounds.append(im)
+    _textures = []
+    if os.path.exists(TEXTURE_PACK):
+        z = zipfile.ZipFile(TEXTURE_PACK)
+        for name in sorted(z.namelist()):
+            if not name.lower().endswith((".jpg", ".png")) or any(s in name for s in TEXTURE_SKIP):
+                continue
+            im = cv2.imdecode(np.frombuffer(z.read(name), np.uint8), cv2.IMREAD_COLOR)
+            if im is None or min(im.shape[:2]) < 64:
+                continue
+            _textures.append(im)
+    if not _backgrounds and not _textures:
+        raise SystemExit("no background images: run scripts/install-deps.sh --train first")
+
+
+def pick(rng, seq):
+    return seq[int(rng.integers(len(seq)))]
+
+
+def font(rng, px, mono=False, bold=False):
+    names = ["DejaVuSansMono-Bold.ttf" if bold else "DejaVuSansMono.ttf"] if mono else (
+        ["DejaVuSans-Bold.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSansCondensed-Bold.ttf"] if bold else
+        ["DejaVuSans.ttf", "DejaVuSerif.ttf", "DejaVuSansCondensed.ttf", "DejaVuSerifCondensed.ttf", "DejaVuSans-ExtraLight.ttf"])
+    return ImageFont.truetype(os.path.join(FONT_DIR, pick(rng, names)), max(6, int(px)))
+
+
+def sentence(rng, n):
+    return " ".join(pick(rng, WORDS) for _ in range(n))
+
+
+# ----------------------------------------------------------------------------------------- surfaces
+def texture_crop(rng, w, h):
+    """A w×h piece of a real photo or material texture, tiled where the source is small."""
+    use_tex = _textures and (not _backgrounds or rng.random() < 0.55)
+    src = pick(rng, _textures if use_tex else _backgrounds)
+    scale = rng.uniform(0.6, 2.5) * max(w, h) / max(src.shape[:2]) if not use_tex else rng.uniform(1.0, 4.0)
+    scale = max(scale, 0.15)
+    im = cv2.resize(src, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
+    reps = (int(math.ceil(h / im.shape[0])) + 1, int(math.ceil(w / im.shape[1])) + 1)
+    if reps[0] > 1 or reps[1] > 1:
+        im = np.tile(im, (reps[0], reps[1], 1))
+    y = int(rng.integers(0, im.shape[0] - h + 1))
+    x = int(rng.integers(0, im.shape[1] - w + 1))
+    out = im[y:y + h, x:x + w]
+    if rng.random() < 0.5:
+        out = cv2.flip(out, int(rng.integers(-1, 2)))
+    return out.copy()
+
+
+def plain_desk(rng, w, h):
+    """A plain surface: any shade, white and light grey often (the hardest case for a white page)."""
+    if rng.random() < 0.45:
+        base = np.full(3, rng.uniform(170, 250)) + rng.normal(0, 6, 3)
+    else:
+        base = rng.uniform(0, 255, 3)
+    im = np.empty((h, w, 3), np.float32)
+    im[:] = base
+    grain = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), rng.uniform(0.5, 3))
+    im += grain[..., None] * rng.uniform(2, 12)
+    return np.clip(im, 0, 255).astype(np.uint8)
+
+
+def background(rng, w, h):
+    r = rng.random()
+    if r < 0.3:
+        bg = plain_desk(rng, w, h)
+    else:
+        bg = texture_crop(rng, w, h)
+    if rng.random() < 0.3:  # a second surface: desk edge, a mat, a floor
+        other = plain_desk(rng, w, h) if rng.random() < 0.5 else texture_crop(rng, w, h)
+        poly = random_polygon(rng, w, h, rng.integers(3, 6), big=True)
+        m = np.zeros((h, w), np.uint8)
+        cv2.fillPoly(m, [poly], 255)
+        bg = np.where(m[..., None] > 0, other, bg)
+    return bg
+
+
+def random_polygon(rng, w, h, n, big=False):
+    cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+    r = rng.uniform(0.4, 1.2) * max(w, h) if big else rng.uniform(0.05, 0.25) * max(w, h)
+    angles = np.sort(rng.uniform(0, 2 * math.pi, n))
+    pts = [(cx + r * rng.uniform(0.5, 1.0) * math.cos(a), cy + r * rng.uniform(0.5, 1.0) * math.sin(a)) for a in angles]
+    return np.int32(pts)
+
+
+# ---------------------------------------------------------------------------------------- documents
+def paper_colour(rng, kind):
+    if kind == "book":
+        return np.array([rng.uniform(170, 215), rng.uniform(205, 235), rng.uniform(215, 245)])
+    if rng.random() < 0.12:  # coloured paper
+        c = rng.uniform(150, 255, 3)
+        return c
+    v = rng.uniform(215, 255)
+    return np.array([v, v, v]) + rng.normal(0, 4, 3)
+
+
+def render_document(rng):
+    """A flat document as an image; returns (image BGR uint8, kind)."""
+    kind = pick(rng, ["page", "page", "page", "table", "form", "receipt", "card", "book", "picture", "blank"])
+    if kind == "receipt":
+        w, h = 300, int(300 * rng.uniform(1.8, 3.6))
+    elif kind == "card":
+        w, h = 428, 270
+    elif kind == "book":
+        w, h = 400, int(400 * rng.uniform(1.45, 1.65))
+    else:
+        w = 420
+        h = int(w * pick(rng, [1.414, 1.294, 1.414, 1.25, 0.707, 1.0, 1.6]))
+    paper = paper_colour(rng, kind)
+    img = Image.new("RGB", (w, h), tuple(int(c) for c in paper[::-1]))
+    d = ImageDraw.Draw(img)
+    ink = tuple(int(v) for v in (rng.uniform(0, 90, 3) if rng.random() < 0.85 else rng.uniform(0, 200, 3)))
+    margin = int(w * rng.uniform(0.05, 0.14))
+    if kind == "card":
+        if rng.random() < 0.8:  # printed background: gradient and a band
+            arr = np.array(img).astype(np.float32)
+            g = np.linspace(0, 1, w)[None, :, None] * rng.uniform(-60, 30, 3)[None, None, :]
+            arr = np.clip(arr + g, 0, 255)
+            img = Image.fromarray(arr.astype(np.uint8))
+            d = ImageDraw.Draw(img)
+        if rng.random() < 0.5:
+            d.rectangle([0, 0, w, int(h * rng.uniform(0.1, 0.25))], fill=tuple(int(v) for v in rng.uniform(0, 255, 3)))
+        if rng.random() < 0.7:
+            ph = texture_crop(rng, int(w * 0.28), int(h * 0.5))
+            img.paste(Image.fromarray(cv2.cvtColor(ph, cv2.COLOR_BGR2RGB)), (int(w * 0.05), int(h * 0.3)))
+        y = int(h * 0.3)
+        while y < h - 20:
+            d.text((int(w * 0.38), y), sentence(rng, 2).upper(), font=font(rng, rng.uniform(11, 18)), fill=ink)
+            y += int(rng.uniform(16, 30))
+    elif kind == "blank":
+        if rng.random() < 0.5:
+            for y in range(margin, h - margin, int(rng.uniform(14, 24))):
+                d.line([(margin // 2, y), (w - margin // 2, y)], fill=(200, 180, 160), width=1)
+    elif kind == "picture":
+        ph = texture_crop(rng, w - 2 * margin, int(h * rng.uniform(0.3, 0.7)))
+        img.paste(Image.fromarray(cv2.cvtColor(ph, cv2.COLOR_BGR2RGB)), (margin, margin))
+        y = margin + ph.shape[0] + 10
+        while y < h - margin:
+            d.text((margin, y), sentence(rng, 6), font=font(rng, 11), fill=ink)
+            y += 16
+    else:
+        mono = kind == "receipt"
+        px = rng.uniform(8, 15) if kind != "receipt" else rng.uniform(10, 16)
+        f = font(rng, px, mono=mono)
+        y = margin
+        if rng.random() < 0.7:
+            d.text((margin, y), sentence(rng, 3).title(), font=font(rng, px * rng.uniform(1.4, 2.4), bold=True), fill=ink)
+            y += int(px * 3)
+        while y < h - margin - px:
+            r = rng.random()
+            if kind in ("table", "form") and r < 0.35:
+                rows, cols = int(rng.integers(2, 7)), int(rng.integers(2, 6))
+                rh = int(px * 1.8)
+                x0, x1 = margin, w - margin
+                for i in range(rows + 1):
+                    d.line([(x0, y + i * rh), (x1, y + i * rh)], fill=ink, width=1)
+                for j in range(cols + 1):
+                    xx = x0 + (x1 - x0) * j // cols
+                    d.line([(xx, y), (xx, y + rows * rh)], fill=ink, width=1)
+                if rng.random() < 0.5:
+                    d.rectangle([x0, y, x1, y + rh], fill=tuple(int(v) for v in rng.uniform(120, 230, 3)))
+                for i in range(rows):
+                    for j in range(cols):
+                        d.text((x0 + (x1 - x0) * j // cols + 3, y + i * rh + 2), pick(rng, WORDS), font=f, fill=ink)
+                y += rows * rh + int(px * 2)
+            elif r < 0.45 and kind != "receipt":
+                y += int(px * 1.5)  # paragraph break
+            else:
+                indent = margin + (int(rng.uniform(0, w * 0.5)) if kind == "receipt" and rng.random() < 0.3 else 0)
+                n = int(rng.integers(2, 12))
+                d.text((indent, y), sentence(rng, n), font=f, fill=ink)
+                if kind == "receipt" and rng.random() < 0.6:
+                    d.text((w - margin - int(px * 4), y), "%d.%02d" % (rng.integers(1, 99), rng.integers(0, 99)), font=f, fill=ink)
+                y += int(px * rng.uniform(1.3, 1.7))
+    out = cv2.cvtColor(np.array(img), cv2.COLOR_RGB2BGR)
+    if rng.random() < 0.15:  # a printed border or frame
+        t = int(rng.integers(2, 10))
+        cv2.rectangle(out, (margin // 2, margin // 2), (w - margin // 2, h - margin // 2), tuple(int(v) for v in rng.uniform(0, 200, 3)), t)
+    return out, kind
+
+
+# ------------------------------------------------------------------------------------------ camera
+def page_quad(rng, w, h, W, H, in_frame):
+    """Where a w×h document lands in a W×H frame: a perspective view of it, as four corners."""
+    aspect = h / w
+    area = rng.uniform(0.08, 0.85) * W * H if in_frame else rng.uniform(0.3, 1.4) * W * H
+    pw = math.sqrt(area / aspect)
+    ph = pw * aspect
+    ang = rng.uniform(-math.pi, math.pi) if rng.random() < 0.25 else rng.normal(0, 0.25)
+    cx = rng.uniform(0.3, 0.7) * W if in_frame else rng.uniform(0.0, 1.0) * W
+    cy = rng.uniform(0.3, 0.7) * H if in_frame else rng.uniform(0.0, 1.0) * H
+    base = np.array([[-pw / 2, -ph / 2], [pw / 2, -ph / 2], [pw / 2, ph / 2], [-pw / 2, ph / 2]])
+    c, s = math.cos(ang), math.sin(ang)
+    base = base @ np.array([[c, s], [-s, c]])
+    # perspective: tilt about a random axis, as a camera looking down at an angle
+    tilt = rng.uniform(0, 0.45)
+    axis = rng.uniform(0, 2 * math.pi)
+    dirv = np.array([math.cos(axis), math.sin(axis)])
+    depth = 1 + tilt * (base @ dirv) / max(pw, ph)
+    pts = base / depth[:, None] + np.array([cx, cy])
+    pts += rng.normal(0, 0.01 * max(W, H), (4, 2))
+    return pts.astype(np.float32)
+
+
+def inside_fraction(q, W, H):
+    m = np.zeros((H, W), np.uint8)
+    cv2.fillPoly(m, [np.int32(np.round(q))], 1)
+    a = abs(cv2.contourArea(q.astype(np.float32)))
+    return m.sum() / max(a, 1.0)
+
+
+def place_document(rng, scene, target, doc, q, curl):
+    H, W = scene.shape[:2]
+    h, w = doc.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    M = cv2.getPerspectiveTransform(src, q)
+    warped = cv2.warpPerspective(doc, M, (W, H), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_CONSTANT)
+    mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), M, (W, H), flags=cv2.INTER_LINEAR)
+    if curl:  # a bent or curled page: its shading changes across it
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        phase = rng.uniform(0, 2 * math.pi)
+        shade = 1 - rng.uniform(0.05, 0.25) * (0.5 + 0.5 * np.sin(xx / w * rng.uniform(2, 6) + phase))
+        shade_w = cv2.warpPerspective(shade, M, (W, H), flags=cv2.INTER_LINEAR, borderValue=1.0)
+        warped = np.clip(warped.astype(np.float32) * shade_w[..., None], 0, 255).astype(np.uint8)
+    a = mask.astype(np.float32)[..., None] / 255
+    if rng.random() < 0.4:  # the page's own shadow on the desk
+        off = rng.normal(0, 0.01 * W, 2)
+        sh = cv2.warpAffine(mask, np.float32([[1, 0, off[0]], [0, 1, off[1]]]), (W, H))
+        sh = cv2.GaussianBlur(sh, (0, 0), rng.uniform(2, 10)).astype(np.float32)[..., None] / 255
+        scene[:] = np.clip(scene * (1 - rng.uniform(0.1, 0.5) * sh), 0, 255)
+    scene[:] = scene * (1 - a) + warped.astype(np.float32) * a
+    full = np.zeros((H, W), np.uint8)
+    cv2.fillPoly(full, [np.int32(np.round(q * 8))], 255, lineType=cv2.LINE_8, shift=3)
+    target.append(q)
+    return full
+
+
+# --------------------------------------------------------------------------------------- occluders
+def occlude(rng, scene):
+    H, W = scene.shape[:2]
+    kind = pick(rng, ["hand", "hand", "cable", "pen", "object", "mug", "object"])
+    over = np.zeros((H, W), np.uint8)
+    colour = rng.uniform(0, 255, 3)
+    if kind == "hand":
+        skin = np.array([rng.uniform(60, 190), rng.uniform(90, 200), rng.uniform(130, 240)])  # BGR skin tones
+        colour = skin
+        base = np.array([rng.uniform(0, W), rng.choice([0, H]) if rng.random() < 0.5 else rng.uniform(0, H)])
+        ang = rng.uniform(0, 2 * math.pi)
+        L = rng.uniform(0.15, 0.4) * max(W, H)
+        for k in range(int(rng.integers(1, 5))):
+            a = ang + rng.normal(0, 0.25)
+            tip = base + L * rng.uniform(0.6, 1.0) * np.array([math.cos(a), math.sin(a)])
+            cv2.line(over, tuple(np.int32(base)), tuple(np.int32(tip)), 255, int(rng.uniform(0.035, 0.06) * max(W, H)))
+        cv2.circle(over, tuple(np.int32(base)), int(rng.uniform(0.08, 0.18) * max(W, H)), 255, -1)
+    elif kind == "cable":
+        colour = rng.uniform(0, 60, 3) if rng.random() < 0.6 else rng.uniform(180, 255, 3)
+        pts = np.cumsum(rng.normal(0, 0.12 * max(W, H), (6, 2)), axis=0) + np.array([rng.uniform(0, W), rng.uniform(0, H)])
+        cv2.polylines(over, [np.int32(pts)], False, 255, int(rng.uniform(0.008, 0.025) * max(W, H)), cv2.LINE_AA)
+    elif kind == "pen":
+        c = np.array([rng.uniform(0, W), rng.uniform(0, H)])
+        a = rng.uniform(0, math.pi)
+        L = rng.uniform(0.15, 0.35) * max(W, H)
+        d = L / 2 * np.array([math.cos(a), math.sin(a)])
+        cv2.line(over, tuple(np.int32(c - d)), tuple(np.int32(c + d)), 255, int(rng.uniform(0.012, 0.03) * max(W, H)))
+    elif kind == "mug":
+        c = (int(rng.uniform(0, W)), int(rng.uniform(0, H)))
+        r = int(rng.uniform(0.08, 0.18) * max(W, H))
+        cv2.circle(over, c, r, 255, -1)
+    else:
+        cv2.fillPoly(over, [random_polygon(rng, W, H, int(rng.integers(3, 8)))], 255)
+    if rng.random() < 0.5 and kind in ("object", "mug", "pen"):
+        fill = texture_crop(rng, W, H).astype(np.float32)
+    else:
+        fill = np.empty((H, W, 3), np.float32)
+        fill[:] = colour
+        shade = cv2.GaussianBlur(rng.normal(0, 1, (H, W)).astype(np.float32), (0, 0), 0.05 * W)
+        fill *= (1 + 4 * shade[..., None]).clip(0.6, 1.3)
+    a = cv2.GaussianBlur(over, (0, 0), 1.0).astype(np.float32)[..., None] / 255
+    if rng.random() < 0.6:  # its shadow
+        off = rng.normal(0, 0.02 * W, 2)
+        sh = cv2.warpAffine(over, np.float32([[1, 0, off[0]], [0, 1, off[1]]]), (W, H))
+        sh = cv2.GaussianBlur(sh, (0, 0), rng.uniform(3, 15)).astype(np.float32)[..., None] / 255
+        scene[:] = scene * (1 - rng.uniform(0.2, 0.6) * sh)
+    scene[:] = scene * (1 - a) + fill * a
+
+
+def distractor(rng, scene):
+    """Something rectangular that is not a document: a screen, a window, a whiteboard, tiles, a box, a sign."""
+    H, W = scene.shape[:2]
+    kind = pick(rng, ["screen", "window", "whiteboard", "tiles", "box", "sign", "frame", "keyboard"])
+    q = page_quad(rng, 400, int(400 * rng.uniform(0.4, 1.2)), W, H, in_frame=rng.random() < 0.6)
+    w, h = 400, 300
+    img = np.empty((h, w, 3), np.float32)
+    if kind == "screen":
+        img[:] = rng.uniform(0, 40)
+        inner = texture_crop(rng, w - 30, h - 30) if rng.random() < 0.7 else np.full((h - 30, w - 30, 3), rng.uniform(150, 255), np.float32)
+        img[15:h - 15, 15:w - 15] = inner
+    elif kind == "window":
+        img[:] = rng.uniform(150, 255, 3)
+        sky = texture_crop(rng, w, h).astype(np.float32) * 0.6 + 100
+        t = int(rng.integers(6, 20))
+        for (y0, y1) in ((t, h // 2 - t // 2), (h // 2 + t // 2, h - t)):
+            for (x0, x1) in ((t, w // 2 - t // 2), (w // 2 + t // 2, w - t)):
+                img[y0:y1, x0:x1] = sky[y0:y1, x0:x1]
+    elif kind == "whiteboard":
+        img[:] = rng.uniform(215, 250)
+        img[:8], img[-8:], img[:, :8], img[:, -8:] = 150, 150, 150, 150
+        for _ in range(int(rng.integers(0, 6))):
+            p = np.cumsum(rng.normal(0, 30, (8, 2)), 0) + [rng.uniform(40, w - 40), rng.uniform(40, h - 40)]
+            cv2.polylines(img, [np.int32(p)], False, tuple(float(v) for v in rng.uniform(0, 200, 3)), 3)
+    elif kind == "tiles":
+        img[:] = rng.uniform(150, 255, 3)
+        step = int(rng.integers(30, 90))
+        grout = tuple(float(v) for v in rng.uniform(60, 200, 3))
+        for x in range(0, w, step):
+            cv2.line(img, (x, 0), (x, h), grout, 3)
+        for y in range(0, h, step):
+            cv2.line(img, (0, y), (w, y), grout, 3)
+    elif kind == "box":
+        img[:] = np.array([rng.uniform(60, 140), rng.uniform(110, 170), rng.uniform(150, 210)])
+        cv2.line(img, (0, h // 2), (w, h // 2), (200, 200, 200), int(rng.integers(10, 30)))
+    elif kind == "sign":
+        img[:] = rng.uniform(0, 255, 3)
+        d = font(rng, 60, bold=True)
+        pil = Image.fromarray(img.astype(np.uint8))
+        ImageDraw.Draw(pil).text((30, 100), sentence(rng, 1).upper(), font=d, fill=tuple(int(v) for v in rng.uniform(0, 255, 3)))
+        img = np.array(pil).astype(np.float32)
+    elif kind == "frame":
+        img[:] = rng.uniform(20, 120, 3)
+        img[25:h - 25, 25:w - 25] = texture_crop(rng, w - 50, h - 50)
+    else:  # keyboard
+        img[:] = rng.uniform(10, 60)
+        for y in range(20, h - 40, 50):
+            for x in range(15, w - 40, 42):
+                img[y:y + 40, x:x + 36] = rng.uniform(30, 90)
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    M = cv2.getPerspectiveTransform(src, q)
+    warped = cv2.warpPerspective(np.clip(img, 0, 255).astype(np.uint8), M, (W, H), flags=cv2.INTER_AREA)
+    mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), M, (W, H)).astype(np.float32)[..., None] / 255
+    scene[:] = scene * (1 - mask) + warped.astype(np.float32) * mask
+
+
+# ------------------------------------------------------------------------------------------ the lens
+def lighting(rng, scene):
+    H, W = scene.shape[:2]
+    yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
+    a = rng.uniform(0, 2 * math.pi)
+    grad = ((xx - W / 2) * math.cos(a) + (yy - H / 2) * math.sin(a)) / max(W, H)
+    light = 1 + rng.uniform(0, 0.5) * grad
+    if rng.random() < 0.4:  # a cast shadow (a head, an arm, a phone)
+        m = np.zeros((H, W), np.uint8)
+        cv2.fillPoly(m, [random_polygon(rng, W, H, int(rng.integers(3, 7)), big=rng.random() < 0.5)], 255)
+        m = cv2.GaussianBlur(m, (0, 0), rng.uniform(2, 25)).astype(np.float32) / 255
+        light *= 1 - rng.uniform(0.2, 0.6) * m
+    scene *= light[..., None] * rng.uniform(0.55, 1.25)
+    scene *= rng.uniform(0.85, 1.15, 3)[None, None, :]  # white balance
+    if rng.random() < 0.2:  # glare
+        c = (rng.uniform(0, W), rng.uniform(0, H))
+        r = rng.uniform(0.03, 0.15) * W
+        g = np.exp(-((xx - c[0]) ** 2 + (yy - c[1]) ** 2) / (2 * r * r))
+        scene += (g * rng.uniform(60, 200))[..., None]
+
+
+def degrade(rng, img):
+    if rng.random() < 0.5:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.6))
+    if rng.random() < 0.2:  # motion blur
+        k = int(rng.integers(3, 8))
+        ker = np.zeros((k, k), np.float32)
+        ker[k // 2] = 1 / k
+        M = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1)
+        ker = cv2.warpAffine(ker, M, (k, k))
+        img = cv2.filter2D(img, -1, ker / max(ker.sum(), 1e-6))
+    img = img + rng.normal(0, rng.uniform(0, 6), img.shape).astype(np.float32)
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    if rng.random() < 0.6:
+        _, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 95))])
+        img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return img
+
+
+def sample(seed, size=SIZE):
+    rng = np.random.default_rng(seed)
+    load_pools()
+    # frames are landscape or portrait, squeezed to a square as the detector squeezes them
+    W0, H0 = (16, 9) if rng.random() < 0.6 else (9, 16)
+    if rng.random() < 0.15:
+        W0, H0 = (4, 3) if rng.random() < 0.5 else (3, 4)
+    scale = WORK * size / max(W0, H0)
+    W, H = int(round(W0 * scale)), int(round(H0 * scale))
+    scene = background(rng, W, H).astype(np.float32)
+    for _ in range(int(rng.integers(0, 3))):
+        if rng.random() < 0.6:
+            distractor(rng, scene)
+    quads, masks = [], []
+    r = rng.random()
+    n_pages = 0 if r < 0.3 else (1 if r < 0.85 else int(rng.integers(2, 4)))
+    stacked = n_pages > 1 and rng.random() < 0.4
+    for i in range(n_pages):
+        doc, kind = render_document(rng)
+        h, w = doc.shape[:2]
+        for _try in range(20):
+            if stacked and quads:
+                q = quads[-1] + rng.normal(0, 0.04 * W, 2).astype(np.float32) + rng.normal(0, 0.01 * W, (4, 2)).astype(np.float32)
+            else:
+                q = page_quad(rng, w, h, W, H, in_frame=rng.random() < 0.85)
+            if abs(cv2.contourArea(q)) < 0.02 * W * H or inside_fraction(q, W, H) < 0.35:
+                continue
+            if not stacked and any(cv2.intersectConvexConvex(q, o)[0] > 0.02 * W * H for o in quads):
+                continue
+            break
+        else:
+            continue
+        full = place_document(rng, scene, quads, doc, q, curl=rng.random() < 0.3)
+        # a page laid on top hides what is below it: the lower masks lose that area
+        masks = [np.where(full > 0, 0, m).astype(np.uint8) for m in masks]
+        masks.append(full)
+    for _ in range(int(rng.integers(0, 4)) if rng.random() < 0.6 else 0):
+        occlude(rng, scene)
+    lighting(rng, scene)
+    img = degrade(rng, scene)
+    img = cv2.resize(img, (size, size), interpolation=cv2.INTER_AREA)
+    sx, sy = size / W, size / H
+    page = np.zeros((size, size), np.uint8)
+    edge = np.zeros((size, size), np.uint8)
+    for m, q in zip(masks, quads):
+        small = cv2.resize(m, (size, size), interpolation=cv2.INTER_AREA)
+        page = np.maximum(page, np.where(small >= 128, 255, 0).astype(np.uint8))
+    for q in quads:
+        qs = np.int32(np.round(q * np.array([sx, sy]) * 8))
+        cv2.polylines(edge, [qs], True, 255, 2, cv2.LINE_8, shift=3)
+    # only the visible part of an outline is a target: a lower page's outline under an upper page is not
+    if len(quads) > 1:
+        top = np.zeros((size, size), np.uint8)
+        for i in range(len(quads) - 1, -1, -1):
+            qs = np.int32(np.round(quads[i] * np.array([sx, sy]) * 8))
+            one = np.zeros((size, size), np.uint8)
+            cv2.polylines(one, [qs], True, 255, 2, cv2.LINE_8, shift=3)
+            if i < len(quads) - 1:
+                edge = np.where((one > 0) & (top > 0) & (cv2.erode(top, np.ones((3, 3), np.uint8)) > 0), 0, edge).astype(np.uint8)
+            fill = np.zeros((size, size), np.uint8)
+            cv2.fillPoly(fill, [qs], 255, shift=3)
+            top = np.maximum(top, fill)
+    return img, np.stack([page, edge])
+
+
+def _job(args):
+    seed, size = args
+    return sample(seed, size)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--count", type=int, default=24000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--size", type=int, default=SIZE)
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--preview", type=int, default=0, help="also write a sheet of the first N samples")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    cv2.setNumThreads(1)
+    jobs = [(a.seed * 1_000_003 + i, a.size) for i in range(a.count)]
+    images = np.lib.format.open_memmap(os.path.join(a.out, "images.tmp.npy"), "w+", np.uint8, (a.count, a.size, a.size, 3))
+    targets = np.lib.format.open_memmap(os.path.join(a.out, "targets.tmp.npy"), "w+", np.uint8, (a.count, 2, a.size, a.size))
+    with Pool(a.workers, initializer=load_pools) as pool:
+        for i, (img, tgt) in enumerate(pool.imap(_job, jobs, chunksize=16)):
+            images[i], targets[i] = img, tgt
+            if (i + 1) % 2000 == 0:
+                print("%d / %d" % (i + 1, a.count), flush=True)
+    images.flush(), targets.flush()
+    del images, targets
+    os.replace(os.path.join(a.out, "images.tmp.npy"), os.path.join(a.out, "images.npy"))
+    os.replace(os.path.join(a.out, "targets.tmp.npy"), os.path.join(a.out, "targets.npy"))
+    if a.preview:
+        im = np.load(os.path.join(a.out, "images.npy"), mmap_mode="r")
+        tg = np.load(os.path.join(a.out, "targets.npy"), mmap_mode="r")
+        tiles = []
+        for i in range(a.preview):
+            v = im[i].copy()
+            v[tg[i, 0] > 0] = (v[tg[i, 0] > 0] * 0.6 + np.array([0, 90, 0])).astype(np.uint8)
+            v[tg[i, 1] > 0] = (0, 0, 255)
+            tiles.append(np.hstack([im[i], v]))
+        cols = 4
+        while len(tiles) % cols:
+            tiles.append(np.zeros_like(tiles[0]))
+        cv2.imwrite(os.path.join(a.out, "preview.jpg"), np.vstack([np.hstack(tiles[r:r + cols]) for r in range(0, len(tiles), cols)]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Trains the page detector on scenes from generate.py, on the CPU.
+
+Usage: train.py --data DIR [--data DIR2 ...] --out page-detector.pt [--minutes 60] [--threads 2]
+
+Loss: binary cross-entropy on both channels (the outline band weighted up, being thin) plus a soft
+Dice term on the page channel, so small pages count as much as large ones. The last 4 % of the
+samples are held out and their page IoU printed after each epoch. Training stops after --epochs or
+--minutes, whichever comes first, with the learning rate following a cosine to zero over that budget.
+"""
+import argparse
+import math
+import os
+import time
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from model import PageNet, parameter_count
+
+SIDES = (128, 160, 192, 192)  # input sizes trained on, drawn per batch; Focal runs 128 (.low) and 192 (.high)
+
+
+def batches(images, targets, index, size, rng, augment):
+    order = rng.permutation(index) if augment else index
+    for i in range(0, len(order) - (size - 1 if augment else 0), size):
+        sel = np.sort(order[i:i + size])
+        x = torch.from_numpy(np.ascontiguousarray(images[sel])).permute(0, 3, 1, 2).float()
+        y = torch.from_numpy(np.ascontiguousarray(targets[sel])).float() / 255
+        if augment:
+            if rng.random() < 0.5:
+                x, y = x.flip(3), y.flip(3)
+            if rng.random() < 0.3:
+                x, y = x.flip(2), y.flip(2)
+            # brightness, contrast and colour of the whole batch: the generator's light varies per scene
+            gain = torch.from_numpy(rng.uniform(0.8, 1.2, (len(sel), 3, 1, 1))).float()
+            x = (x * gain + float(rng.uniform(-20, 20))).clamp(0, 255)
+            # Several input sizes, so that the fast setting can run the same network on a smaller image.
+            side = int(rng.choice(SIDES))
+            if side != x.shape[-1]:
+                x = F.interpolate(x, size=(side, side), mode="area")
+                soft = F.interpolate(y, size=(side, side), mode="bilinear", align_corners=False)
+                y = torch.stack([(soft[:, 0] > 0.5).float(), (soft[:, 1] > 0.25).float()], 1)
+        yield x, y
+
+
+def loss_fn(logits, y):
+    page_bce = F.binary_cross_entropy_with_logits(logits[:, 0], y[:, 0])
+    edge_bce = F.binary_cross_entropy_with_logits(logits[:, 1], y[:, 1], pos_weight=torch.tensor(4.0))
+    p = torch.sigmoid(logits[:, 0])
+    inter = (p * y[:, 0]).sum((1, 2))
+    union = p.sum((1, 2)) + y[:, 0].sum((1, 2))
+    has_page = (y[:, 0].sum((1, 2)) > 0).float()
+    dice = ((1 - (2 * inter + 1) / (union + 1)) * has_page).sum() / has_page.sum().clamp(min=1)
+    return page_bce + 0.5 * edge_bce + 0.5 * dice
+
+
+def evaluate(model, images, targets, index, side):
+    model.eval()
+    inter = union = 0.0
+    fp_frames = empty = 0
+    with torch.no_grad():
+        for x, y in batches(images, targets, index, 64, None, False):
+            if side != x.shape[-1]:
+                x = F.interpolate(x, size=(side, side), mode="area")
+            p = F.interpolate(torch.sigmoid(model(x))[:, :1], size=y.shape[-2:], mode="bilinear", align_corners=False)[:, 0] > 0.5
+            t = y[:, 0] > 0.5
+            inter += (p & t).sum().item()
+            union += (p | t).sum().item()
+            none = t.sum((1, 2)) == 0
+            empty += none.sum().item()
+            fp_frames += (none & (p.sum((1, 2)) > 0.01 * p[0].numel())).sum().item()
+    model.train()
+    return inter / max(union, 1), fp_frames, empty
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", action="append", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--minutes", type=float, default=60)
+    ap.add_argument("--batch", type=int, default=32)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    torch.manual_seed(a.seed)
+    torch.set_num_threads(a.threads)
+    rng = np.random.default_rng(a.seed)
+    images = np.concatenate([np.load(os.path.join(d, "images.npy"), mmap_mode="r") for d in a.data]) if len(a.data) > 1 \
+        else np.load(os.path.join(a.data[0], "images.npy"), mmap_mode="r")
+    targets = np.concatenate([np.load(os.path.join(d, "targets.npy"), mmap_mode="r") for d in a.data]) if len(a.data) > 1 \
+        else np.load(os.path.join(a.data[0], "targets.npy"), mmap_mode="r")
+    images, targets = np.asarray(images), np.asarray(targets)  # into memory: a few GB at most
+    n = len(images)
+    held = max(64, n // 25)
+    train_idx, val_idx = np.arange(n - held), np.arange(n - held, n)
+    model = PageNet()
+    print("parameters: %d, training samples: %d, held out: %d" % (parameter_count(model), len(train_idx), held), flush=True)
+    opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
+    steps_per_epoch = len(train_idx) // a.batch
+    total_steps = steps_per_epoch * a.epochs
+    start = time.time()
+    budget = a.minutes * 60
+    step = 0
+    for epoch in range(a.epochs):
+        running = 0.0
+        for x, y in batches(images, targets, train_idx, a.batch, rng, True):
+            # cosine over whichever budget runs out first: steps or minutes
+            progress = max(step / total_steps, (time.time() - start) / budget)
+            if progress >= 1:
+                break
+            for g in opt.param_groups:
+                g["lr"] = a.lr * 0.5 * (1 + math.cos(math.pi * progress)) if step > 100 else a.lr * step / 100
+            loss = loss_fn(model(x), y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            running += loss.item()
+            step += 1
+            if step % 100 == 0:
+                print("epoch %d step %d loss %.4f (%.1f min)" % (epoch, step, running / 100, (time.time() - start) / 60), flush=True)
+                running = 0.0
+        for side in (192, 128):
+            iou, fp, empty = evaluate(model, images, targets, val_idx, side)
+            print("epoch %d, input %d: held-out page IoU %.4f, empty scenes with a page > 1 %%: %d of %d"
+                  % (epoch, side, iou, fp, empty), flush=True)
+        torch.save(model.state_dict(), a.out + ".tmp")
+        os.replace(a.out + ".tmp", a.out)
+        if (time.time() - start) >= budget:
+            break
+    print("done in %.1f min" % ((time.time() - start) / 60))
+
+
+if __name__ == "__main__":
+    main()

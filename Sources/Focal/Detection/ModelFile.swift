@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Where Focal's model files are found: `$FOCAL_MODELS`, a `Models` folder beside the executable
+/// or up to five folders above it (so builds inside a checkout find the repository's), an install
+/// prefix's `share/focal/models`, then `/usr/local/share/focal/models` and `/usr/share/focal/models`.
+enum ModelFile {
+    /// Where `fileName` is expected, in search order.
+    static func candidates(_ fileName: String) -> [String] {
+        var folders: [String] = []
+        if let fromEnvironment = getenv("FOCAL_MODELS"), fromEnvironment.pointee != 0 {
+            folders.append(String(cString: fromEnvironment))
+        }
+        // A build inside a checkout (.build/<triple>/release/focal) finds the repository's Models;
+        // an installed one (PREFIX/bin/focal, see scripts/build-release.sh) PREFIX/share/focal/models.
+        if var folder = executableFolder() {
+            folders.append(FileAccess.folderOf(folder) + "/share/focal/models")
+            for _ in 0..<6 {
+                folders.append(folder + "/Models")
+                folder = FileAccess.folderOf(folder)
+                if folder == "/" { break }
+            }
+        }
+        folders += ["/usr/local/share/focal/models", "/usr/share/focal/models"]
+        return folders.map { $0 + "/" + fileName }
+    }
+
+    /// The first candidate that exists; `what` ("text model") and `option` (the setting that names
+    /// a file instead) go into the error when there is none.
+    static func locate(_ fileName: String, what: String, option: String) throws(FocalError) -> String {
+        let paths = candidates(fileName)
+        if let found = paths.first(where: FileAccess.exists) { return found }
+        throw FocalError(
+            .modelMissing, operation: "find the \(what)", path: fileName,
+            reason: "not found in " + paths.map(FileAccess.folderOf).joined(separator: ", ")
+                + "; set FOCAL_MODELS or \(option)")
+    }
+
+    private static func executableFolder() -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return FileAccess.folderOf(String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
+}

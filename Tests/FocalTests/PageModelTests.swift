@@ -1,0 +1,146 @@
+import Focal
+import FocalSynthetic
+import Foundation
+import Testing
+
+/// Real phone photos with annotated corners (Resources/phone_photos, CC0): each document found
+/// with a Jaccard index of at least 0.9 against its annotation.
+@Suite struct RealPhotoTests {
+    /// Photos today's page model gets wrong, and how. They are expected to fail; when one starts
+    /// passing, the test says so, and it belongs with the others.
+    static let knownMisses = [
+        "book.webp": "the open book is one region to the network: it reports both pages, the annotation is the right-hand one",
+        "holding-with-a-hand.webp": "an ID card held by a thumb: the network's page region is patchy and no quad scores 0.6",
+        "inner-lines.webp": "a card whose top is a black magnetic stripe on a white desk: the network leaves the stripe out",
+    ]
+
+    struct Still: Decodable {
+        var file: String
+        var quad: [[Double]]
+        var group: String
+        var truth: Quad {
+            Quad(unordered: quad.map { Point(x: $0[0], y: $0[1]) })
+        }
+    }
+
+    static var folder: String {
+        let corners = Bundle.module.path(forResource: "corners", ofType: "json", inDirectory: "Resources/phone_photos")
+        return corners.map { String($0.dropLast("/corners.json".count)) } ?? "missing Resources/phone_photos"
+    }
+
+    static func stills() throws -> [Still] {
+        struct File: Decodable { var stills: [Still] }
+        let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/corners.json"))
+        return try JSONDecoder().decode(File.self, from: data).stills
+    }
+
+    @Test func everyAnnotatedPhotoHasItsDocumentFound() throws {
+        let stills = try Self.stills()
+        try #require(stills.count == 11)
+        let detector = try Detector(type: .rectangle)
+        var scores: [String] = []
+        var total = 0.0
+        for still in stills {
+            let photo = try Frame(contentsOf: Self.folder + "/" + still.file)
+            let found = try detector.rectangles(in: photo)
+            let jaccard = found.first.map { $0.quad.intersectionOverUnion(with: still.truth) } ?? 0
+            total += jaccard
+            scores.append("\(still.file) \(String(format: "%.3f", jaccard))")
+            if let why = Self.knownMisses[still.file] {
+                withKnownIssue(Comment(rawValue: why)) {
+                    #expect(jaccard >= 0.9, "\(still.file): Jaccard index \(jaccard)")
+                }
+            } else {
+                #expect(jaccard >= 0.9, "\(still.file): Jaccard index \(jaccard), found \(found.map(\.quad))")
+            }
+        }
+        let mean = total / Double(stills.count)
+        print("real photos, mean Jaccard \(String(format: "%.3f", mean)): \(scores.joined(separator: ", "))")
+        // The edges-only detector scores 0.409 here; today's page model 0.832.
+        #expect(mean >= 0.8)
+    }
+}
+
+/// Scenes the classical detector cannot see through: a corner under an object, a white page on a
+/// near-white desk; and page-like things with no page.
+@Suite struct PageModelTests {
+    static let width = 960, height = 540
+
+    static func page(seed: UInt64) throws -> SyntheticPage { try SyntheticPage(width: 425, height: 550, seed: seed) }
+
+    static let truth = SyntheticScene.corners(
+        frameWidth: width, frameHeight: height, center: Point(x: 470, y: 270), fill: 0.8, rotation: 10, tilt: 0.15)
+
+    @Test func aPageWithACornerUnderAMugIsFoundWithinAFewPixels() throws {
+        let desk = try SyntheticBackground.wood.render(width: Self.width, height: Self.height, seed: 4)
+        var frame = try SyntheticScene(background: desk, page: try Self.page(seed: 5), corners: Self.truth, noise: 2).frame
+        // A dark mug over the bottom-right corner, a pen across the top side.
+        try frame.circle(center: Self.truth.bottomRight, radius: 55, color: Color(red: 0.15, green: 0.2, blue: 0.45))
+        let top = (Self.truth.topLeft + Self.truth.topRight) * 0.5
+        try frame.stroke(
+            [Point(x: top.x - 120, y: top.y - 30), Point(x: top.x + 100, y: top.y + 40)],
+            color: Color(red: 0.8, green: 0.1, blue: 0.1), lineWidth: 9, closed: false)
+        let found = try Detector(type: .rectangle).rectangles(in: frame)
+        try #require(found.count == 1, "\(found.count) rectangles")
+        let error = RectangleDetectorTests.cornerError(found[0].quad, Self.truth)
+        #expect(error < 8, "corner error \(error) px: \(found[0].quad.corners)")
+    }
+
+    @Test func aWhitePageOnANearWhiteDeskIsFound() throws {
+        let desk = try Frame(width: Self.width, height: Self.height, format: .bgr8, color: Color(white: 0.86))
+        var frame = try SyntheticScene(background: desk, page: try Self.page(seed: 6), corners: Self.truth, blur: .init(sigma: 1))
+            .frame
+        try frame.addNoise(sigma: 3, seed: 6)
+        let found = try Detector(type: .rectangle).rectangles(in: frame)
+        try #require(found.count == 1, "\(found.count) rectangles")
+        let error = RectangleDetectorTests.cornerError(found[0].quad, Self.truth)
+        #expect(error < 6, "corner error \(error) px: \(found[0].quad.corners)")
+    }
+
+    @Test func pageLikeThingsWithoutAPageGiveNothing() throws {
+        // A monitor showing a picture in its dark bezel, and a white-framed window onto a street,
+        // on a wooden desk: rectangles with straight edges and corners, but no page.
+        var frame = try SyntheticBackground.wood.render(width: Self.width, height: Self.height, seed: 8)
+        let picture = try SyntheticBackground.cluttered.render(width: 425, height: 550, seed: 9)
+        let monitor = SyntheticScene.corners(
+            frameWidth: Self.width, frameHeight: Self.height, center: Point(x: 260, y: 230), fill: 0.55, pageAspect: 0.6)
+        try frame.fill(monitor.corners, color: Color(white: 0.08))
+        let screen = Quad(unordered: monitor.corners.map { monitor.center + ($0 - monitor.center) * 0.9 })
+        frame = try SyntheticScene(background: frame, page: SyntheticPage(image: picture, textLines: []), corners: screen).frame
+        let window = SyntheticScene.corners(
+            frameWidth: Self.width, frameHeight: Self.height, center: Point(x: 720, y: 260), fill: 0.6, pageAspect: 1.2)
+        let street = try SyntheticBackground.cluttered.render(width: 425, height: 550, seed: 10)
+        frame = try SyntheticScene(background: frame, page: SyntheticPage(image: street, textLines: []), corners: window).frame
+        try frame.stroke(window.corners, color: Color(white: 0.92), lineWidth: 12)
+        let middle = (window.topLeft + window.topRight) * 0.5, bottom = (window.bottomLeft + window.bottomRight) * 0.5
+        try frame.stroke([middle, bottom], color: Color(white: 0.92), lineWidth: 10, closed: false)
+        try frame.addNoise(sigma: 2, seed: 8)
+        let found = try Detector(type: .rectangle, options: .init(maximumFeatureCount: 4)).rectangles(in: frame)
+        #expect(found.isEmpty, "found \(found.map { ($0.quad.corners, $0.confidence) })")
+    }
+
+    @Test func aMissingOrCorruptModelIsAClearError() throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("focal-page-model-\(getpid())")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let missing = scratch.path + "/none.onnx"
+        #expect {
+            _ = try Detector(type: .rectangle, options: .init(pageModelPath: missing))
+        } throws: { error in
+            guard let error = error as? FocalError else { return false }
+            return error.kind == .modelMissing && error.path == missing
+        }
+        let corrupt = scratch.path + "/corrupt.onnx"
+        try Data("not a network".utf8).write(to: URL(fileURLWithPath: corrupt))
+        #expect {
+            _ = try Detector(type: .rectangle, options: .init(pageModelPath: corrupt))
+        } throws: { error in
+            guard let error = error as? FocalError else { return false }
+            return error.path == corrupt && "\(error)".contains("corrupt.onnx")
+        }
+        // Without the model, the edges-only detector still works.
+        #expect(throws: Never.self) {
+            _ = try Detector(type: .rectangle, options: .init(usesPageModel: false, pageModelPath: missing))
+        }
+    }
+}
