@@ -26,7 +26,8 @@ PageMaps page_maps(cfocal_page_model *model, const cfocal_image &image, int side
     case CFOCAL_BGR8: bgr = planes_of(image)[0]; break;
     case CFOCAL_BGRA8: cv::cvtColor(planes_of(image)[0], bgr, cv::COLOR_BGRA2BGR); break;
     case CFOCAL_YUV420P: {
-        // A side of a few hundred pixels needs no more than the chroma planes' resolution.
+        // A side of a few hundred pixels needs no more than the chroma planes' resolution, and
+        // halving is the fast case of an area resize.
         auto planes = planes_of(image);
         cv::Mat y, ycrcb;
         cv::resize(planes[0], y, planes[1].size(), 0, 0, cv::INTER_AREA);

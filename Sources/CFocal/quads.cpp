@@ -500,14 +500,23 @@ double network_agreement(const Corners &q, const NetworkView &view) {
     auto grown = [&](double cells) {
         Corners g;
         for (int i = 0; i < 4; ++i) g[i] = center + (q[i] - center) * (1 + 2 * cells * view.cell / size);
-        return quad_mask(g, view.page.size());
+        return g;
     };
-    cv::Mat inside = grown(-1), near = grown(1), around = grown(3);
-    cv::Rect box = cv::boundingRect(around);
-    if (box.area() == 0 || cv::countNonZero(inside(box)) == 0) return 0;
-    cv::Mat band = around(box) & ~near(box);
-    double outside = cv::countNonZero(band) > 0 ? cv::mean(view.page(box), band)[0] : 0;
-    return cv::mean(view.page(box), inside(box))[0] * (1 - outside);
+    Corners outer = grown(3);
+    std::vector<cv::Point2f> points(outer.begin(), outer.end());
+    cv::Rect box = cv::boundingRect(points) & cv::Rect(0, 0, view.page.cols, view.page.rows);
+    if (box.area() == 0) return 0;
+    // Masks only as large as the band's bounding box: this runs for every candidate.
+    auto mask = [&](const Corners &g) {
+        Corners shifted;
+        for (int i = 0; i < 4; ++i) shifted[i] = g[i] - cv::Point2d(box.x, box.y);
+        return quad_mask(shifted, box.size());
+    };
+    cv::Mat inside = mask(grown(-1)), band = mask(outer) & ~mask(grown(1));
+    if (cv::countNonZero(inside) == 0) return 0;
+    cv::Mat page = view.page(box);
+    double outside = cv::countNonZero(band) > 0 ? cv::mean(page, band)[0] : 0;
+    return cv::mean(page, inside)[0] * (1 - outside);
 }
 
 // Quads the network itself proposes: the page regions less the outline band (which splits touching
@@ -657,7 +666,8 @@ cfocal_status cfocal_detect_quads(const cfocal_image *image, const cfocal_quad_o
             for (const auto &q : quads) {
                 if (!acceptable_shape(q, o, shorter, small.size())) continue;
                 double agreement = network_agreement(q, view);
-                if (agreement < 0.05) continue;
+                // Below half the minimum the edges could not lift it to the minimum: skip their score.
+                if (agreement < 0.5 * o.min_confidence) continue;
                 double score = std::max(agreement, edge_score(q) * std::min(1.0, agreement / 0.5));
                 candidates.push_back({q, score, true, false});
             }
@@ -675,7 +685,8 @@ cfocal_status cfocal_detect_quads(const cfocal_image *image, const cfocal_quad_o
         // Among quads the network agrees on about equally, the one whose sides lie on real edges
         // wins: the network's map is only a few pixels precise, the image's edges are precise.
         for (auto &c : candidates)
-            c.rank = c.learned ? c.score * (0.8 + 0.2 * support(c.corners, gx, gy, 28).score) : c.score;
+            c.rank = c.learned && c.score >= o.min_confidence ? c.score * (0.8 + 0.2 * support(c.corners, gx, gy, 28).score)
+                                                               : c.score;
         std::sort(candidates.begin(), candidates.end(), [](const Candidate &a, const Candidate &b) { return a.rank > b.rank; });
 
         // Keep the best of each overlapping group, refine at full resolution, report.
