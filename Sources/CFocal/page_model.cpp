@@ -1,11 +1,11 @@
 // The learned page detector (Models/page-detector.onnx, recipe in Models/page-detector/) run by
 // OpenCV's dnn module. It turns an image into two probability maps; quads.cpp makes quads of them.
 #include "internal.hpp"
+#include "onnx.hpp"
 
 #include <opencv2/dnn.hpp>
 #include <opencv2/imgproc.hpp>
 
-#include <fstream>
 
 using namespace cfocal;
 
@@ -60,16 +60,9 @@ cfocal_status cfocal_page_model_open(const char *path, cfocal_page_model **out) 
     return guarded("load the page model", [&] {
         if (path == nullptr || out == nullptr) fail(CFOCAL_ERR_INVALID_ARGUMENT, "load the page model: missing argument");
         *out = nullptr;
-        if (!std::ifstream(path, std::ios::binary).good())
-            fail(CFOCAL_ERR_NOT_FOUND, std::string("the page model '") + path + "' is missing or unreadable");
         auto model = std::make_unique<cfocal_page_model>();
         model->path = path;
-        try {
-            model->net = cv::dnn::readNetFromONNX(path);
-        } catch (const cv::Exception &e) {
-            fail(CFOCAL_ERR_DECODE, std::string("'") + path + "' is not an ONNX network OpenCV can load: " + e.err);
-        }
-        if (model->net.empty()) fail(CFOCAL_ERR_DECODE, std::string("'") + path + "' holds no network");
+        model->net = read_onnx(path, "page model");
         *out = model.release();
         return CFOCAL_OK;
     });

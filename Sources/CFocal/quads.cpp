@@ -341,6 +341,18 @@ double bilinear(const cv::Mat &gray, double x, double y) {
     return (r0[x0] * (1 - fx) + r0[x0 + 1] * fx) * (1 - fy) + (r1[x0] * (1 - fx) + r1[x0 + 1] * fx) * fy;
 }
 
+// The corners where consecutive fitted lines (cv::fitLine's vx, vy, x0, y0; side i from corner i
+// to i + 1) meet; false when two are parallel.
+bool corners_of(const std::array<cv::Vec4f, 4> &lines, Corners &out) {
+    for (int i = 0; i < 4; ++i) {
+        const cv::Vec4f &l1 = lines[(i + 3) % 4], &l2 = lines[i];
+        if (!intersect(cv::Point2d(l1[2], l1[3]), cv::Point2d(l1[0], l1[1]), cv::Point2d(l2[2], l2[3]),
+                       cv::Point2d(l2[0], l2[1]), out[i]))
+            return false;
+    }
+    return true;
+}
+
 // Moves each side onto the strongest edge near it in the full-resolution image and intersects
 // the fitted lines. Falls back to the unrefined corners when a side finds too little edge.
 Corners refine(const Corners &q, const cv::Mat &gray, double radius) {
@@ -381,13 +393,9 @@ Corners refine(const Corners &q, const cv::Mat &gray, double radius) {
         cv::fitLine(points, lines[i], cv::DIST_HUBER, 0, 0.01, 0.01);
     }
     Corners out;
-    for (int i = 0; i < 4; ++i) {
-        const cv::Vec4f &l1 = lines[(i + 3) % 4], &l2 = lines[i];
-        if (!intersect(cv::Point2d(l1[2], l1[3]), cv::Point2d(l1[0], l1[1]), cv::Point2d(l2[2], l2[3]),
-                       cv::Point2d(l2[0], l2[1]), out[i]))
-            return q;
+    if (!corners_of(lines, out)) return q;
+    for (int i = 0; i < 4; ++i)
         if (cv::norm(out[i] - q[i]) > 4 * radius) return q;  // a side locked onto something else
-    }
     return convex(out) ? out : q;
 }
 
@@ -462,13 +470,7 @@ Corners fitted_to_outline(const Corners &q, const std::vector<cv::Point> &outlin
         cv::fitLine(near[i], lines[i], cv::DIST_HUBER, 0, 0.01, 0.01);
     }
     Corners out;
-    for (int i = 0; i < 4; ++i) {
-        const cv::Vec4f &l1 = lines[(i + 3) % 4], &l2 = lines[i];
-        if (!intersect(cv::Point2d(l1[2], l1[3]), cv::Point2d(l1[0], l1[1]), cv::Point2d(l2[2], l2[3]),
-                       cv::Point2d(l2[0], l2[1]), out[i]))
-            return q;
-    }
-    return convex(out) ? out : q;
+    return corners_of(lines, out) && convex(out) ? out : q;
 }
 
 // The page network's maps at the working image's size.

@@ -4,13 +4,13 @@
 // aborts the whole call on one degenerate region ("length > FLT_EPSILON in unclip"), which small
 // text on a page produces routinely.
 #include "internal.hpp"
+#include "onnx.hpp"
 
 #include <opencv2/dnn.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 
 using namespace cfocal;
 
@@ -105,15 +105,8 @@ cfocal_status cfocal_text_model_open(const char *path, cfocal_text_model **out) 
     return guarded("load text model", [&] {
         if (path == nullptr || out == nullptr) fail(CFOCAL_ERR_INVALID_ARGUMENT, "load text model: missing argument");
         *out = nullptr;
-        if (!std::ifstream(path, std::ios::binary).good())
-            fail(CFOCAL_ERR_NOT_FOUND, std::string("the text model '") + path + "' is missing or unreadable");
         auto model = std::make_unique<cfocal_text_model>();
-        try {
-            model->net = cv::dnn::readNetFromONNX(path);
-        } catch (const cv::Exception &e) {
-            fail(CFOCAL_ERR_DECODE, std::string("'") + path + "' is not an ONNX network OpenCV can load: " + e.err);
-        }
-        if (model->net.empty()) fail(CFOCAL_ERR_DECODE, std::string("'") + path + "' holds no network");
+        model->net = read_onnx(path, "text model");
         *out = model.release();
         return CFOCAL_OK;
     });

@@ -1,3 +1,5 @@
+import CFocal
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -37,6 +39,25 @@ enum ModelFile {
             .modelMissing, operation: "find the \(what)", path: fileName,
             reason: "not found in " + paths.map(FileAccess.folderOf).joined(separator: ", ")
                 + "; set FOCAL_MODELS or \(option)")
+    }
+
+    /// A model's handle from the shim's `opener`, for the file at `path`; `what` ("text model")
+    /// names it in the errors: `.modelMissing` for a missing file, the shim's error for one it
+    /// cannot read.
+    static func open(
+        _ path: String, what: String, with opener: (String, UnsafeMutablePointer<OpaquePointer?>) -> cfocal_status
+    ) throws(FocalError) -> OpaquePointer {
+        guard FileAccess.exists(path) else {
+            throw FocalError(
+                .modelMissing, operation: "load the \(what)", path: path,
+                reason: "the file is missing; it ships in the repository's Models folder (see Models/README.md)")
+        }
+        var handle: OpaquePointer?
+        try check(opener(path, &handle), "load the \(what)", path: path)
+        guard let handle else {
+            throw FocalError(.internal, operation: "load the \(what)", path: path, reason: "no model returned")
+        }
+        return handle
     }
 
     private static func executableFolder() -> String? {

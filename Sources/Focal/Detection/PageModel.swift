@@ -16,19 +16,9 @@ final class PageModel: @unchecked Sendable {
     let handle: OpaquePointer
 
     private init(path: String, inputSize: Int) throws(FocalError) {
-        guard FileAccess.exists(path) else {
-            throw FocalError(
-                .modelMissing, operation: "load the page model", path: path,
-                reason: "the file is missing; it ships in the repository's Models folder (see Models/README.md)")
-        }
-        var model: OpaquePointer?
-        try check(cfocal_page_model_open(path, &model), "load the page model", path: path)
-        guard let model else {
-            throw FocalError(.internal, operation: "load the page model", path: path, reason: "no model returned")
-        }
+        handle = try ModelFile.open(path, what: "page model") { cfocal_page_model_open($0, $1) }
         self.path = path
         self.inputSize = inputSize
-        handle = model
     }
 
     deinit { cfocal_page_model_free(handle) }

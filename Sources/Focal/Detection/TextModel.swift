@@ -16,18 +16,8 @@ final class TextModel {
     init(path explicitPath: String?) throws(FocalError) {
         let path: String
         if let explicitPath { path = explicitPath } else { path = try Self.locate() }
-        guard FileAccess.exists(path) else {
-            throw FocalError(
-                .modelMissing, operation: "load the text model", path: path,
-                reason: "the file is missing; it ships in the repository's Models folder (see Models/README.md)")
-        }
-        var model: OpaquePointer?
-        try check(cfocal_text_model_open(path, &model), "load the text model", path: path)
-        guard let model else {
-            throw FocalError(.internal, operation: "load the text model", path: path, reason: "no model returned")
-        }
+        handle = try ModelFile.open(path, what: "text model") { cfocal_text_model_open($0, $1) }
         self.path = path
-        handle = model
     }
 
     deinit { cfocal_text_model_free(handle) }

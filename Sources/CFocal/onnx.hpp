@@ -1,0 +1,12 @@
+// Networks read from ONNX files (onnx.cpp), for the files that run one.
+#pragma once
+
+#include <opencv2/dnn.hpp>
+
+namespace cfocal {
+
+// A network from an ONNX file; a missing file is CFOCAL_ERR_NOT_FOUND, one OpenCV cannot read
+// CFOCAL_ERR_DECODE, each message naming the file and `what` ("text model").
+cv::dnn::Net read_onnx(const char *path, const char *what);
+
+}  // namespace cfocal
