@@ -3,9 +3,7 @@
 #include "internal.hpp"
 #include "onnx.hpp"
 
-#include <opencv2/dnn.hpp>
 #include <opencv2/imgproc.hpp>
-
 
 using namespace cfocal;
 

@@ -26,7 +26,7 @@ using Corners = std::array<cv::Point2d, 4>;
 struct Candidate {
     Corners corners;
     double score = 0;
-    bool learned = false;  // scored by the page network: no colour test, no preference for enclosing quads
+    bool learned = false;  // scored by the page network: no colour test, ranked with its edges' support
     bool coarse = false;   // drawn from the network's map: refined over a network cell, not a working pixel
     double rank = -1;      // order of preference when not the score itself
 };
@@ -488,9 +488,8 @@ NetworkView network_view(const PageMaps &maps, cv::Size working) {
 }
 
 // How much the network agrees that q is a page: its mean page probability inside q (less a cell
-// along the sides), times one less
-// its mean in a band outside q (from one to three network cells out: the map's own blur at a
-// page's edge spans about a cell). A quad around a page scores near 1;
+// along the sides), times one less its mean in a band outside q (from one to three network cells
+// out: the map's own blur at a page's edge spans about a cell). A quad around a page scores near 1;
 // one around half a page (the band is page too), around a page and its surroundings (the inside is
 // partly not page), or where the network sees no page, scores low. The band only looks near q, so
 // a page region that leaks elsewhere into a bright neighbour does not pull a good quad down.
@@ -626,12 +625,11 @@ cfocal_status cfocal_detect_quads(const cfocal_image *image, const cfocal_quad_o
         // were a frame ago. A tracker confirming known documents skips the search (priors_only).
         std::vector<Corners> quads;
         cv::Mat binary, edges, strong_edges;
-        // With the page network, it alone proposes documents: things that only look like pages
-        // (screens, windows, boxes) no longer compete, and pages whose edges are hidden or faint
-        // are found by what the network learned of them. Tracking still confirms by edges.
-        // Every candidate, from the network's own regions and from the edge maps alike, is then
-        // scored by how much the network agrees it is a page: edges give the precise quads where
-        // they are visible, the network's regions the ones where they are not.
+        // With the page network, its own regions are candidates too, and every candidate, from
+        // them and from the edge maps alike, is scored by how much the network agrees it is a page:
+        // things that only look like pages (screens, windows, boxes) score low, and pages whose
+        // edges are hidden or faint still get a quad from the network's region. Edges give the
+        // precise quads where they are visible. Tracking still confirms by edges alone.
         const bool learned = o.page_model != nullptr && !o.priors_only;
         NetworkView view;
         if (learned) {

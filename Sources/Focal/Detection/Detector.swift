@@ -117,16 +117,15 @@ public final class Detector {
         if upright.orientation != .up { upright = try upright.oriented() }
         let side = pageModel.inputSize
         let bytes = try pageModel.pageProbability(in: upright).map { UInt8(max(0, min(255, ($0 * 255).rounded()))) }
-        // withUnsafeBytes rethrows untyped: the one error it can carry is the Frame's own.
-        do {
-            return try bytes.withUnsafeBytes {
-                try Frame(width: side, height: side, format: .gray8, bytesPerRow: side, bytes: $0)
+        // withUnsafeBytes rethrows untyped: the Frame's typed error comes out as a Result.
+        let map: Result<Frame, FocalError> = bytes.withUnsafeBytes { raw in
+            do throws(FocalError) {
+                return .success(try Frame(width: side, height: side, format: .gray8, bytesPerRow: side, bytes: raw))
+            } catch {
+                return .failure(error)
             }
-        } catch let error as FocalError {
-            throw error
-        } catch {
-            throw FocalError(.internal, operation: "draw the page map", reason: "\(error)")
         }
+        return try map.get()
     }
 
     /// The rectangles in frame, for a detector of type `.rectangle`.

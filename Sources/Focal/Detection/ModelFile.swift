@@ -30,9 +30,13 @@ enum ModelFile {
         return folders.map { $0 + "/" + fileName }
     }
 
-    /// The first candidate that exists; `what` ("text model") and `option` (the setting that names
-    /// a file instead) go into the error when there is none.
-    static func locate(_ fileName: String, what: String, option: String) throws(FocalError) -> String {
+    /// `explicitPath` when the caller names a file, else the first candidate that exists; `what`
+    /// ("text model") and `option` (the setting that names a file instead) go into the error when
+    /// there is none.
+    static func locate(
+        _ fileName: String, unless explicitPath: String?, what: String, option: String
+    ) throws(FocalError) -> String {
+        if let explicitPath { return explicitPath }
         let paths = candidates(fileName)
         if let found = paths.first(where: FileAccess.exists) { return found }
         throw FocalError(

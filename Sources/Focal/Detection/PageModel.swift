@@ -25,24 +25,21 @@ final class PageModel: @unchecked Sendable {
 
     /// Idle models by file and input size (OpenCV 4.6 fixes a network's layer sizes at its first run).
     private static let idle = Mutex<[String: [PageModel]]>([:])
-    private var poolKey: String { "\(inputSize) \(path)" }
+    private static func poolKey(_ path: String, _ inputSize: Int) -> String { "\(inputSize) \(path)" }
 
     /// A model for `path` (nil: the one ``ModelFile`` finds) at `inputSize`, from the pool or newly loaded.
     static func borrow(path explicitPath: String?, inputSize: Int) throws(FocalError) -> PageModel {
-        let path: String
-        if let explicitPath {
-            path = explicitPath
-        } else {
-            path = try ModelFile.locate(fileName, what: "page model", option: "DetectorOptions.pageModelPath")
-        }
-        if let pooled = idle.withLock({ $0["\(inputSize) \(path)"]?.popLast() }) { return pooled }
+        let path = try ModelFile.locate(
+            fileName, unless: explicitPath, what: "page model", option: "DetectorOptions.pageModelPath")
+        if let pooled = idle.withLock({ $0[poolKey(path, inputSize)]?.popLast() }) { return pooled }
         return try PageModel(path: path, inputSize: inputSize)
     }
 
     /// Gives a borrowed model back; a few are kept per file, one for each detector running at once.
     static func giveBack(_ model: PageModel) {
+        let key = poolKey(model.path, model.inputSize)
         idle.withLock { pool in
-            if pool[model.poolKey, default: []].count < 8 { pool[model.poolKey, default: []].append(model) }
+            if pool[key, default: []].count < 8 { pool[key, default: []].append(model) }
         }
     }
 

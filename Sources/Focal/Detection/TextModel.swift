@@ -14,8 +14,8 @@ final class TextModel {
     private let handle: OpaquePointer
 
     init(path explicitPath: String?) throws(FocalError) {
-        let path: String
-        if let explicitPath { path = explicitPath } else { path = try Self.locate() }
+        let path = try ModelFile.locate(
+            Self.fileName, unless: explicitPath, what: "text model", option: "DetectorOptions.text.modelPath")
         handle = try ModelFile.open(path, what: "text model") { cfocal_text_model_open($0, $1) }
         self.path = path
     }
@@ -34,9 +34,5 @@ final class TextModel {
                 "detect text with the model", path: path)
         }
         return Array(boxes.prefix(Int(count)))
-    }
-
-    static func locate() throws(FocalError) -> String {
-        try ModelFile.locate(fileName, what: "text model", option: "DetectorOptions.text.modelPath")
     }
 }
