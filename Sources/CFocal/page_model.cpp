@@ -19,34 +19,46 @@ PageMaps page_maps(cfocal_page_model *model, const cfocal_image &image, int side
     if (model->side != 0 && model->side != side)
         fail(CFOCAL_ERR_INVALID_ARGUMENT, "find pages with the model: one model runs at one input size (" +
                                               std::to_string(model->side) + ", asked " + std::to_string(side) + ")");
-    cv::Mat bgr;
+    // Squeezed to a square, as the network was trained: a 16:9 frame keeps its whole field of view.
+    // Colour is converted after the reduction, on side × side pixels rather than on the frame
+    // (the conversions are affine, so averaging first gives the same colours but for clipping).
+    const cv::Size square(side, side);
+    auto squeezed = [&](const cv::Mat &plane) {
+        cv::Mat out;
+        cv::resize(plane, out, square, 0, 0, cv::INTER_AREA);
+        return out;
+    };
+    auto planes = planes_of(image);
+    cv::Mat input;
     switch (image.format) {
-    case CFOCAL_BGR8: bgr = planes_of(image)[0]; break;
-    case CFOCAL_BGRA8: cv::cvtColor(planes_of(image)[0], bgr, cv::COLOR_BGRA2BGR); break;
+    case CFOCAL_BGR8: input = squeezed(planes[0]); break;
+    case CFOCAL_BGRA8: cv::cvtColor(squeezed(planes[0]), input, cv::COLOR_BGRA2BGR); break;
     case CFOCAL_YUV420P: {
-        // A side of a few hundred pixels needs no more than the chroma planes' resolution, and
-        // halving is the fast case of an area resize.
-        auto planes = planes_of(image);
-        cv::Mat y, ycrcb;
-        cv::resize(planes[0], y, planes[1].size(), 0, 0, cv::INTER_AREA);
-        cv::merge(std::vector<cv::Mat>{y, planes[2], planes[1]}, ycrcb);
-        cv::cvtColor(ycrcb, bgr, cv::COLOR_YCrCb2BGR);
+        cv::Mat ycrcb;
+        cv::merge(std::vector<cv::Mat>{squeezed(planes[0]), squeezed(planes[2]), squeezed(planes[1])}, ycrcb);
+        cv::cvtColor(ycrcb, input, cv::COLOR_YCrCb2BGR);
         break;
     }
-    default: cv::cvtColor(gray_of(image), bgr, cv::COLOR_GRAY2BGR); break;
+    default: cv::cvtColor(squeezed(gray_of(image)), input, cv::COLOR_GRAY2BGR); break;
     }
-    // Squeezed to a square, as the network was trained: a 16:9 frame keeps its whole field of view.
-    cv::Mat input;
-    cv::resize(bgr, input, cv::Size(side, side), 0, 0, cv::INTER_AREA);
     model->net.setInput(cv::dnn::blobFromImage(input, 1.0, cv::Size(side, side), cv::Scalar(), false, false));
     cv::Mat output = model->net.forward();
     model->side = side;
-    if (output.dims != 4 || output.size[0] != 1 || output.size[1] != 2 || output.size[2] != side || output.size[3] != side)
+    // The maps come at the input's size or a whole fraction of it (the committed network answers
+    // at half); they are interpolated to the input's size, as training compared them.
+    int rows = output.dims == 4 ? output.size[2] : 0, cols = output.dims == 4 ? output.size[3] : 0;
+    if (output.dims != 4 || output.size[0] != 1 || output.size[1] != 2 || rows != cols || rows < 8 || side % rows != 0)
         fail(CFOCAL_ERR_UNSUPPORTED, "find pages with the model '" + model->path +
-                                         "': the network's output is not two maps of the input's size");
+                                         "': the network's output is not two square maps of the input's size or a fraction of it");
     PageMaps maps;
-    maps.page = cv::Mat(side, side, CV_32F, output.ptr<float>(0, 0)).clone();
-    maps.outline = cv::Mat(side, side, CV_32F, output.ptr<float>(0, 1)).clone();
+    cv::Mat page(rows, cols, CV_32F, output.ptr<float>(0, 0)), outline(rows, cols, CV_32F, output.ptr<float>(0, 1));
+    if (rows == side) {
+        maps.page = page.clone();
+        maps.outline = outline.clone();
+    } else {
+        cv::resize(page, maps.page, cv::Size(side, side), 0, 0, cv::INTER_LINEAR);
+        cv::resize(outline, maps.outline, cv::Size(side, side), 0, 0, cv::INTER_LINEAR);
+    }
     return maps;
 }
 

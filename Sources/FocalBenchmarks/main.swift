@@ -111,7 +111,8 @@ func decodedFrames(_ sample: String) throws -> (VideoReader, [Frame]) {
 }
 
 /// Rectangle detection frames per second on one core, beside the textbook recipe, on decoded frames.
-func detectBenchmark(sample: String, rounds: Int) throws {
+/// `only`: run just the rows whose name contains it (for a profiler).
+func detectBenchmark(sample: String, rounds: Int, only: String?) throws {
     FocalRuntime.setOpenCVThreads(1)
     defer { FocalRuntime.setOpenCVThreads(nil) }
     let (reader, frames) = try decodedFrames(sample)
@@ -133,6 +134,7 @@ func detectBenchmark(sample: String, rounds: Int) throws {
     ]
     var reference = 0.0
     for (name, run) in runs {
+        if let only, !name.contains(only) { continue }
         var times: [Double] = []
         var found = 0
         for _ in 0..<rounds {
@@ -380,6 +382,10 @@ func enhanceMeasures(pages: Int) throws {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+func stringOption(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
 func option(_ name: String, default value: Int) -> Int {
     guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count, let number = Int(arguments[index + 1]) else {
         return value
@@ -413,10 +419,10 @@ do {
     case "detect":
         try detectBenchmark(
             sample: arguments.count > 1 ? arguments[1] : "Samples/Media/document.mp4",
-            rounds: option("--rounds", default: 3))
+            rounds: option("--rounds", default: 3), only: stringOption("--only"))
     default:
         print(
-            "usage: focal-bench video|detect|text SAMPLE.mp4 | capture [--seconds N] [--repeat N] [--rounds N] | textbook VIDEO OUT.json"
+            "usage: focal-bench video|detect|text SAMPLE.mp4 | capture [--seconds N] [--repeat N] [--rounds N] [--only ROW (detect)] | textbook VIDEO OUT.json"
         )
         exit(2)
     }
