@@ -34,8 +34,11 @@ PageMaps page_maps(cfocal_page_model *model, const cfocal_image &image, int side
     case CFOCAL_BGR8: input = squeezed(planes[0]); break;
     case CFOCAL_BGRA8: cv::cvtColor(squeezed(planes[0]), input, cv::COLOR_BGRA2BGR); break;
     case CFOCAL_YUV420P: {
-        cv::Mat ycrcb;
-        cv::merge(std::vector<cv::Mat>{squeezed(planes[0]), squeezed(planes[2]), squeezed(planes[1])}, ycrcb);
+        // Luma is halved to the chroma planes' size first: halving is the fast case of an area
+        // resize, while a resize by an uneven factor costs in proportion to the source's pixels.
+        cv::Mat luma, ycrcb;
+        cv::resize(planes[0], luma, planes[1].size(), 0, 0, cv::INTER_AREA);
+        cv::merge(std::vector<cv::Mat>{squeezed(luma), squeezed(planes[2]), squeezed(planes[1])}, ycrcb);
         cv::cvtColor(ycrcb, input, cv::COLOR_YCrCb2BGR);
         break;
     }
