@@ -671,17 +671,9 @@ cfocal_status cfocal_detect_quads(const cfocal_image *image, const cfocal_quad_o
         const bool learned = o.page_model != nullptr && !o.priors_only;
         NetworkView view;
         if (learned) {
-            PageMaps maps = page_maps(o.page_model, *image, o.page_model_input);
-            view = network_view(maps, small.size());
-            // The network's regions are traced at about one and a half pixels a network cell: a
-            // finer image holds nothing more of the map and costs several times as much to label.
-            double f = std::min(1.0, 1.5 * o.page_model_input / double(std::max(small.cols, small.rows)));
-            NetworkView traced = f < 1 ? network_view(maps, cv::Size(int(std::lround(small.cols * f)), int(std::lround(small.rows * f))))
-                                       : view;
-            for (auto q : network_quads(traced, min_area * f * f)) {
-                for (auto &p : q) p = (p + cv::Point2d(0.5, 0.5)) / f - cv::Point2d(0.5, 0.5);
+            view = network_view(page_maps(o.page_model, *image, o.page_model_input), small.size());
+            for (const auto &q : network_quads(view, min_area))
                 if (acceptable_shape(q, o, shorter, small.size())) candidates.push_back({q, network_agreement(q, view), true, true});
-            }
         }
         if (!o.priors_only) {
         double otsu = cv::threshold(smooth, binary, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
