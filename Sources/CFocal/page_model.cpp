@@ -47,8 +47,8 @@ PageMaps page_maps(cfocal_page_model *model, const cfocal_image &image, int side
     model->net.setInput(cv::dnn::blobFromImage(input, 1.0, cv::Size(side, side), cv::Scalar(), false, false));
     cv::Mat output = model->net.forward();
     model->side = side;
-    // The maps come at the input's size or a whole fraction of it (the committed network answers
-    // at half); they are interpolated to the input's size, as training compared them.
+    // The maps come at the input's size or a whole fraction of it (a network with a head at half
+    // resolution); smaller ones are interpolated to the input's size, as such a network is trained.
     int rows = output.dims == 4 ? output.size[2] : 0, cols = output.dims == 4 ? output.size[3] : 0;
     if (output.dims != 4 || output.size[0] != 1 || output.size[1] != 2 || rows != cols || rows < 8 || side % rows != 0)
         fail(CFOCAL_ERR_UNSUPPORTED, "find pages with the model '" + model->path +

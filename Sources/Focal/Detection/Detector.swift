@@ -48,7 +48,7 @@ public final class Detector {
     public func features(in frame: Frame, orientation: Orientation? = nil) throws(FocalError) -> [any Feature] {
         var upright = frame
         if let orientation { upright.orientation = orientation }
-        if upright.orientation != .up { upright = try upright.oriented() }
+        upright = try upright.oriented()
         var found: [any Feature]
         var quads: [Quad]
         switch type {
@@ -113,8 +113,7 @@ public final class Detector {
     /// Nil for detectors without the page model. For looking at why a page was or was not found.
     public func pageMap(for frame: Frame) throws(FocalError) -> Frame? {
         guard let pageModel else { return nil }
-        var upright = frame
-        if upright.orientation != .up { upright = try upright.oriented() }
+        let upright = try frame.oriented()
         let side = pageModel.inputSize
         let bytes = try pageModel.pageProbability(in: upright).map { UInt8(max(0, min(255, ($0 * 255).rounded()))) }
         // withUnsafeBytes rethrows untyped: the Frame's typed error comes out as a Result.
