@@ -573,11 +573,17 @@ std::vector<Corners> network_quads(const NetworkView &view, double min_area) {
         int n = cv::connectedComponentsWithStats(cores, labels, stats, centroids, 4);
         for (int label = 1; label < n; ++label) {
             if (stats.at<int>(label, cv::CC_STAT_AREA) < 0.3 * min_area) continue;
-            cv::Mat region = labels == label;
+            // Only the label's box, grown by the dilation and a pixel more, can hold its region:
+            // working there gives the same contour as the whole image at a fraction of the cost.
+            cv::Rect box(stats.at<int>(label, cv::CC_STAT_LEFT), stats.at<int>(label, cv::CC_STAT_TOP),
+                         stats.at<int>(label, cv::CC_STAT_WIDTH), stats.at<int>(label, cv::CC_STAT_HEIGHT));
+            box = cv::Rect(box.tl() - cv::Point(grow + 1, grow + 1), box.br() + cv::Point(grow + 1, grow + 1)) &
+                  cv::Rect(0, 0, labels.cols, labels.rows);
+            cv::Mat region = labels(box) == label;
             cv::dilate(region, region, kernel);
-            region &= whole;
+            region &= whole(box);
             std::vector<std::vector<cv::Point>> contours;
-            cv::findContours(region, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_NONE);
+            cv::findContours(region, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_NONE, box.tl());
             if (contours.empty()) continue;
             auto largest = std::max_element(contours.begin(), contours.end(), [](const auto &a, const auto &b) {
                 return cv::contourArea(a) < cv::contourArea(b);
