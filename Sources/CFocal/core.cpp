@@ -78,6 +78,20 @@ cv::Mat gray_of(const cfocal_image &image) {
     return gray;
 }
 
+double percentile(const cv::Mat &gray, double fraction) {
+    int channels[] = {0}, size[] = {256};
+    float range[] = {0, 256};
+    const float *ranges[] = {range};
+    cv::Mat histogram;
+    cv::calcHist(&gray, 1, channels, cv::Mat(), histogram, 1, size, ranges);
+    double target = fraction * gray.total(), seen = 0;
+    for (int i = 0; i < 256; ++i) {
+        seen += histogram.at<float>(i);
+        if (seen >= target) return i;
+    }
+    return 255;
+}
+
 ReadingFrame reading_frame(const cv::Point2f corners[4]) {
     const cv::Point2d a = corners[1] - corners[0], b = corners[2] - corners[1];
     cv::Point2d along = cv::norm(a) >= cv::norm(b) ? a : b;

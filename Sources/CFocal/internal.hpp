@@ -65,6 +65,9 @@ cv::Mat gray_of(const cfocal_image &image);
 
 cfocal_image view_of_mat(const cv::Mat &mat, int32_t format);
 
+// The gray level below which `fraction` of an 8-bit image's pixels lie.
+double percentile(const cv::Mat &gray, double fraction);
+
 // Lookup tables between video-range luma (16…235) and full-range gray (0…255).
 const cv::Mat &video_to_full_range();
 const cv::Mat &full_to_video_range();

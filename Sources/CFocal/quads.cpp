@@ -307,20 +307,6 @@ double interior_brightness(const Corners &q, const cv::Mat &gray, double referen
     return std::max(median(interior), median(margin)) / std::max(reference, 1.0);
 }
 
-double percentile(const cv::Mat &gray, double fraction) {
-    int channels[] = {0}, size[] = {256};
-    float range[] = {0, 256};
-    const float *ranges[] = {range};
-    cv::Mat histogram;
-    cv::calcHist(&gray, 1, channels, cv::Mat(), histogram, 1, size, ranges);
-    double target = fraction * gray.total(), seen = 0;
-    for (int i = 0; i < 256; ++i) {
-        seen += histogram.at<float>(i);
-        if (seen >= target) return i;
-    }
-    return 255;
-}
-
 double iou(const Corners &a, const Corners &b) {
     std::vector<cv::Point2f> pa, pb, inter;
     for (int i = 0; i < 4; ++i) {

@@ -272,8 +272,11 @@ int detect_upright(const cv::Mat &gray, const cfocal_text_options *options, cfoc
         return std::clamp(0.5 + 0.5 * (mean - threshold) / threshold, 0.0, 1.0);
     };
     if (options->max_lines > 0 && static_cast<int>(kept.size()) > options->max_lines) {
-        std::stable_sort(kept.begin(), kept.end(),
-                         [&](int a, int b) { return confidence(lines[a]) > confidence(lines[b]); });
+        // Ties keep their order (std::stable_sort's temporary buffer is deprecated in libstdc++ 12).
+        std::sort(kept.begin(), kept.end(), [&](int a, int b) {
+            const double ca = confidence(lines[a]), cb = confidence(lines[b]);
+            return ca != cb ? ca > cb : a < b;
+        });
         kept.resize(options->max_lines);
     }
     // Reading order, top to bottom (a strict key: std::sort needs one).

@@ -78,6 +78,31 @@ import Testing
         }
     }
 
+    /// Small text on a page in a frame (lines about 7 px tall): the boxes match the lines' own
+    /// boxes (the font's extent), neither loose by the network's margin nor cut inside the
+    /// letters by the fit to the ink.
+    @Test(arguments: DetectorOptions.Accuracy.allCases)
+    func fitsBoxesToSmallTextInAFrame(accuracy: DetectorOptions.Accuracy) throws {
+        let scene = try Self.pageInPerspective(rotation: 6, tilt: 0.15, seed: 5)
+        let found = try Self.lines(scene.frame, accuracy)
+        var overlaps: [Double] = []
+        var heights: [Double] = []
+        for line in scene.textLines {
+            let best = found.max { $0.quad.intersectionOverUnion(with: line) < $1.quad.intersectionOverUnion(with: line) }
+            guard let best, best.quad.intersectionOverUnion(with: line) >= 0.3 else { continue }
+            overlaps.append(best.quad.intersectionOverUnion(with: line))
+            heights.append(best.topLeft.distance(to: best.bottomLeft) / line.topLeft.distance(to: line.bottomLeft))
+        }
+        overlaps.sort()
+        heights.sort()
+        #expect(overlaps.count >= scene.textLines.count * 8 / 10, "\(overlaps.count) of \(scene.textLines.count) lines")
+        let medianOverlap = overlaps.isEmpty ? 0 : overlaps[overlaps.count / 2]
+        let medianHeight = heights.isEmpty ? 0 : heights[heights.count / 2]
+        print("\(accuracy): median IoU \(medianOverlap), median height \(medianHeight) of the line's")
+        #expect(medianOverlap >= 0.75, "\(accuracy): median IoU \(medianOverlap)")
+        #expect(medianHeight > 0.8 && medianHeight < 1.3, "\(accuracy): boxes \(medianHeight) times the lines' height")
+    }
+
     @Test(arguments: DetectorOptions.Accuracy.allCases)
     func nestsWordsAndCharactersInsideTheirLines(accuracy: DetectorOptions.Accuracy) throws {
         let page = try SyntheticPage(width: 850, height: 1100, seed: 5, withFigure: false)

@@ -302,10 +302,13 @@ void cfocal_text_model_free(cfocal_text_model *model);
 /* Lines (level 0) found by the network with the image scaled to input_size on its long side
  * (aspect ratio kept) and padded to a square of input_size (rounded down to a multiple of 32). Regions of the probability map above
  * binary_threshold whose mean reaches polygon_threshold are grown by DB's unclip ratio; runs on
- * one band less than max_line_gap heights apart are joined into one line. */
+ * one band less than max_line_gap heights apart are joined into one line. Each line is then cut to
+ * its ink (with a margin of a seventh of the ink's height) and split where the ink leaves a gap
+ * wider than max_segment_gap ink heights (0: not split). */
 cfocal_status cfocal_text_model_detect(cfocal_text_model *model, const cfocal_image *image, int32_t input_size,
                                        double binary_threshold, double polygon_threshold, double unclip_ratio,
-                                       double max_line_gap, cfocal_text_box *out, int32_t capacity, int32_t *count);
+                                       double max_line_gap, double max_segment_gap, cfocal_text_box *out,
+                                       int32_t capacity, int32_t *count);
 
 /* ---- cameras (V4L2 through libv4l2) ------------------------------------------------------ */
 /* A thin ioctl layer: open, list formats, negotiate one, stream memory-mapped buffers. libv4l2

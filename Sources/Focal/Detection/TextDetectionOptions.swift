@@ -37,8 +37,9 @@ public struct TextDetectionOptions: Sendable, Equatable {
     public enum LineGrouping: String, Sendable, Codable, CaseIterable {
         /// A segment: words on one baseline, split where a wide gap separates them, as ICDAR,
         /// SROIE, PP-OCR and Apple's Vision report text. A receipt row "70549  1  160.00  160.00"
-        /// is four features. At `.high` these are the network's own segments; at `.low`, words
-        /// chained across gaps of at most ``maximumSegmentGap``.
+        /// is four features. At `.high` these are the network's own segments, split where their
+        /// ink leaves a gap wider than ``maximumSegmentGap``; at `.low`, words chained across gaps
+        /// of at most ``maximumSegmentGap``.
         case segments
         /// A row: segments on one baseline joined across gaps of at most ``maximumLineGap``, so
         /// that a receipt's item and its price stay one feature.
@@ -48,9 +49,9 @@ public struct TextDetectionOptions: Sendable, Equatable {
     /// Segments (the default, the convention benchmarks and other engines share) or rows.
     public var grouping: LineGrouping = .segments
 
-    /// With `.segments` at `.low`, gaps between words bridged within a segment, in character
-    /// heights. Raising it joins columns set close together; lowering it splits words spaced
-    /// widely. Default 1.5.
+    /// With `.segments`, gaps between words bridged within a segment, in character heights (at
+    /// `.high`, heights of the segment's ink). Raising it joins columns set close together;
+    /// lowering it splits words spaced widely. Default 1.5.
     public var maximumSegmentGap: Double = 1.5
 
     /// With `.rows`, gaps bridged within one row, in character heights. Raising it keeps an item
@@ -62,6 +63,8 @@ public struct TextDetectionOptions: Sendable, Equatable {
     /// joined across (0 keeps the network's own segments, joining only pieces that touch).
     var classicalGap: Double { grouping == .rows ? maximumLineGap : maximumSegmentGap }
     var modelGap: Double { grouping == .rows ? maximumLineGap : 0 }
+    /// The gap the network's segments are split at (0: rows are not split).
+    var modelSplitGap: Double { grouping == .rows ? 0 : maximumSegmentGap }
 
     /// The network's input size (see ``ModelInputSize``). Default `.standard`.
     public var modelInputSize: ModelInputSize = .standard

@@ -22,15 +22,19 @@ final class TextModel {
 
     deinit { cfocal_text_model_free(handle) }
 
-    /// Lines found by the network, in the image's pixel coordinates.
-    func lines(in frame: Frame, inputSize: Int, maximumLineGap: Double) throws(FocalError) -> [cfocal_text_box] {
+    /// Lines found by the network, in the image's pixel coordinates: the network's segments joined
+    /// across gaps of up to `maximumLineGap` heights, then split where their ink leaves a gap wider
+    /// than `maximumSegmentGap` heights (0: not split).
+    func lines(in frame: Frame, inputSize: Int, maximumLineGap: Double, maximumSegmentGap: Double) throws(FocalError)
+        -> [cfocal_text_box]
+    {
         var boxes = [cfocal_text_box](repeating: cfocal_text_box(), count: 2000)
         var count: Int32 = 0
         try frame.withShimImage { (image) throws(FocalError) in
             try check(
                 cfocal_text_model_detect(
                     handle, &image, Int32(inputSize), Self.binaryThreshold, Self.regionThreshold, Self.unclipRatio,
-                    maximumLineGap, &boxes, Int32(boxes.count), &count),
+                    maximumLineGap, maximumSegmentGap, &boxes, Int32(boxes.count), &count),
                 "detect text with the model", path: path)
         }
         return Array(boxes.prefix(Int(count)))

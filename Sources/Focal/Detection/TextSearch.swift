@@ -35,7 +35,8 @@ final class TextSearch {
         for region in regions {
             // With the network, the classical lines only outline blocks of text and give words:
             // rows make the blocks whole. Without it, they are the answer, in the grouping asked for.
-            let found = try classicalLines(in: region, gap: model == nil ? options.text.classicalGap : options.text.maximumLineGap)
+            let found = try classicalLines(
+                in: region, gap: model == nil ? options.text.classicalGap : options.text.maximumLineGap)
             if let model {
                 lines += try modelLines(in: region, model: model, lines: found)
             } else {
@@ -91,7 +92,9 @@ final class TextSearch {
     }
 
     private func modelLines(in scaled: Region, model: TextModel, inputSize: Int) throws(FocalError) -> [TextFeature] {
-        let boxes = try model.lines(in: scaled.image, inputSize: inputSize, maximumLineGap: options.text.modelGap)
+        let boxes = try model.lines(
+            in: scaled.image, inputSize: inputSize, maximumLineGap: options.text.modelGap,
+            maximumSegmentGap: options.text.modelSplitGap)
         return Self.tree(of: boxes[...], mappedBy: scaled.toFrame)
     }
 
