@@ -277,8 +277,9 @@ cfocal_status cfocal_text_model_detect(cfocal_text_model *model, const cfocal_im
             }
         }
         std::vector<Segment> lines = joined(segments, max_line_gap);
-        cv::Mat gray;
-        cv::cvtColor(bgr, gray, cv::COLOR_BGR2GRAY);
+        // gray_of gives the same pixels as converting bgr back, without the round trip for gray
+        // and 4:2:0 images.
+        const cv::Mat gray = gray_of(*image);
         std::vector<Segment> segmentsOfInk;
         for (const Segment &line : lines)
             for (const Segment &piece : fitted_to_ink(gray, line, max_segment_gap)) segmentsOfInk.push_back(piece);
