@@ -5,6 +5,7 @@
 
 #include <opencv2/core.hpp>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -67,6 +68,23 @@ cfocal_image view_of_mat(const cv::Mat &mat, int32_t format);
 
 // The gray level below which `fraction` of an 8-bit image's pixels lie.
 double percentile(const cv::Mat &gray, double fraction);
+
+// The value at quantile q (0…1) of a non-empty list, the lower one between ranks; reorders the
+// list (std::nth_element, linear time).
+template <typename T>
+T quantile_of(std::vector<T> &values, double q) {
+    const auto nth = values.begin() + static_cast<long>(q * double(values.size() - 1));
+    std::nth_element(values.begin(), nth, values.end());
+    return *nth;
+}
+
+// The median of a non-empty list (the upper one of an even count); reorders the list.
+template <typename T>
+T median_of(std::vector<T> &values) {
+    const auto middle = values.begin() + static_cast<long>(values.size() / 2);
+    std::nth_element(values.begin(), middle, values.end());
+    return *middle;
+}
 
 // Lookup tables between video-range luma (16…235) and full-range gray (0…255).
 const cv::Mat &video_to_full_range();

@@ -289,11 +289,7 @@ double interior_brightness(const Corners &q, const cv::Mat &gray, double referen
         int x = int(std::lround(p.x)), y = int(std::lround(p.y));
         return x >= 0 && y >= 0 && x < gray.cols && y < gray.rows ? gray.at<uint8_t>(y, x) : -1;
     };
-    auto median = [](std::vector<int> &v) { 
-        if (v.empty()) return 0.0;
-        std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-        return double(v[v.size() / 2]);
-    };
+    auto median = [](std::vector<int> &v) { return v.empty() ? 0.0 : double(median_of(v)); };
     std::vector<int> interior, margin;
     for (int u = 1; u < 8; ++u)
         for (int v = 1; v < 8; ++v)
@@ -452,9 +448,7 @@ double interior_saturation(const Corners &q, const cfocal_image &image) {
             double high = std::max({r, g, b}), low = std::min({r, g, b});
             values.push_back(high > 8 ? (high - low) / high : 0);
         }
-    if (values.empty()) return 0;
-    std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
-    return values[values.size() / 2];
+    return values.empty() ? 0 : median_of(values);
 }
 
 // A convex quad as a filled mask of the given size.

@@ -45,8 +45,7 @@ cv::Mat illumination(const cv::Mat &bgr) {
         }
     }
     std::vector<uint8_t> values(value.begin<uint8_t>(), value.end<uint8_t>());
-    std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
-    const uint8_t bright = values[values.size() / 2];
+    const uint8_t bright = median_of(values);
     std::vector<float> blues, reds;
     for (int y = 0; y < small.rows; ++y)
         for (int x = 0; x < small.cols; ++x)
@@ -54,11 +53,7 @@ cv::Mat illumination(const cv::Mat &bgr) {
                 blues.push_back(chroma.at<cv::Vec2f>(y, x)[0]);
                 reds.push_back(chroma.at<cv::Vec2f>(y, x)[1]);
             }
-    auto median = [](std::vector<float> &list) {
-        std::nth_element(list.begin(), list.begin() + list.size() / 2, list.end());
-        return list[list.size() / 2];
-    };
-    const float paper_blue = median(blues), paper_red = median(reds);
+    const float paper_blue = median_of(blues), paper_red = median_of(reds);
     cv::Mat foreign(small.size(), CV_8U);
     for (int y = 0; y < small.rows; ++y) {
         const auto *c = chroma.ptr<cv::Vec2f>(y);
@@ -92,14 +87,9 @@ void paper_level(const cv::Mat &flat, double &level, double &noise) {
     cv::Mat sample;
     flat.reshape(1, 1).copyTo(sample);
     std::vector<float> values(sample.begin<float>(), sample.end<float>());
-    auto at = [&](double q) {
-        auto nth = values.begin() + static_cast<long>(q * (values.size() - 1));
-        std::nth_element(values.begin(), nth, values.end());
-        return static_cast<double>(*nth);
-    };
     // Most of a page is paper, so its upper quantiles are the paper's.
-    level = std::max(1e-3, at(0.75));
-    const double lower = at(0.60);
+    level = std::max(1e-3, double(quantile_of(values, 0.75)));
+    const double lower = quantile_of(values, 0.60);
     // Between the 60th and 75th percentile is paper noise: about 0.4 σ apart for a Gaussian.
     noise = std::max(0.004, (level - lower) / 0.4);
 }

@@ -158,8 +158,7 @@ int detect_upright(const cv::Mat &gray, const cfocal_text_options *options, cfoc
         if (h >= 3 && h <= 80 && w <= 3 * h && charStats.at<int>(i, cv::CC_STAT_AREA) >= 6) heights.push_back(h);
     }
     if (heights.empty()) return 0;
-    std::nth_element(heights.begin(), heights.begin() + heights.size() / 2, heights.end());
-    const double charHeight = heights[heights.size() / 2];
+    const double charHeight = median_of(heights);
     if (angle != nullptr) *angle = dominant_direction(charStats, centroids, charHeight);
 
     // Odd: OpenCV does not reflect the anchor between dilation and erosion, so only a centred
