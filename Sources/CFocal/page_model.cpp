@@ -28,17 +28,31 @@ PageMaps page_maps(cfocal_page_model *model, const cfocal_image &image, int side
         cv::resize(plane, out, square, 0, 0, cv::INTER_AREA);
         return out;
     };
+    // Halving is the fast case of an area resize (a mean of 2 × 2), while a resize by an uneven
+    // factor costs in proportion to the source's pixels. A video frame's planes are halved while
+    // the half still covers the square (an odd last row or column dropped), then squeezed: at 128
+    // a 720p frame's three planes cost about 0.7 ms instead of 2.3. Still images (BGR) are
+    // squeezed in one step, as before: the phone photos' quads move with a fraction of a level
+    // in the input (inner-lines-dark-background 0.93 → 0.72 when halved first), which a network
+    // trained on both should mend.
+    auto halved = [&](cv::Mat plane) {
+        while (plane.cols / 2 >= side && plane.rows / 2 >= side) {
+            cv::Mat half;
+            cv::resize(plane(cv::Rect(0, 0, plane.cols & ~1, plane.rows & ~1)), half,
+                       cv::Size(plane.cols / 2, plane.rows / 2), 0, 0, cv::INTER_AREA);
+            plane = half;
+        }
+        return plane;
+    };
     auto planes = planes_of(image);
     cv::Mat input;
     switch (image.format) {
     case CFOCAL_BGR8: input = squeezed(planes[0]); break;
     case CFOCAL_BGRA8: cv::cvtColor(squeezed(planes[0]), input, cv::COLOR_BGRA2BGR); break;
     case CFOCAL_YUV420P: {
-        // Luma is halved to the chroma planes' size first: halving is the fast case of an area
-        // resize, while a resize by an uneven factor costs in proportion to the source's pixels.
-        cv::Mat luma, ycrcb;
-        cv::resize(planes[0], luma, planes[1].size(), 0, 0, cv::INTER_AREA);
-        cv::merge(std::vector<cv::Mat>{squeezed(luma), squeezed(planes[2]), squeezed(planes[1])}, ycrcb);
+        cv::Mat ycrcb;
+        cv::merge(std::vector<cv::Mat>{squeezed(halved(planes[0])), squeezed(halved(planes[2])), squeezed(halved(planes[1]))},
+                  ycrcb);
         cv::cvtColor(ycrcb, input, cv::COLOR_YCrCb2BGR);
         break;
     }
