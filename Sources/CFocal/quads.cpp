@@ -549,17 +549,38 @@ std::vector<Corners> network_quads(const NetworkView &view, double min_area) {
     for (double level : {0.5, 0.75}) {
         cv::Mat whole = view.page > level;
         cv::Mat cores = whole & (view.outline < 0.5);
-        cv::Mat labels, stats, centroids;
-        int n = cv::connectedComponentsWithStats(cores, labels, stats, centroids, 4);
-        for (int label = 1; label < n; ++label) {
-            if (stats.at<int>(label, cv::CC_STAT_AREA) < 0.3 * min_area) continue;
-            // Only the label's box, grown by the dilation and a pixel more, can hold its region:
+        // Each core's outer boundary, traced (cv::connectedComponentsWithStats took half a
+        // millisecond on a 320 × 180 mask in OpenCV 4.6, tracing a twentieth of that). A core
+        // filled within its outer boundary holds any core inside one of its holes too, which
+        // leaves the dilated region's outer contour as it was; such a core is traced on its own.
+        // Tracing joins cores that touch only at a corner, which 4-connected labelling kept apart
+        // (3 frames of 560 moved on the evaluation clips, none on the rest).
+        std::vector<std::vector<cv::Point>> boundaries;
+        std::vector<cv::Vec4i> hierarchy;
+        cv::findContours(cores, boundaries, hierarchy, cv::RETR_CCOMP, cv::CHAIN_APPROX_NONE);
+        // In raster order of their first pixel, as labelling numbered them.
+        std::vector<std::pair<cv::Point, int>> order;
+        for (int i = 0; i < int(boundaries.size()); ++i) {
+            if (hierarchy[i][3] >= 0) continue;  // a hole's boundary
+            cv::Point first = boundaries[i][0];
+            for (const auto &p : boundaries[i])
+                if (p.y < first.y || (p.y == first.y && p.x < first.x)) first = p;
+            order.push_back({first, i});
+        }
+        std::sort(order.begin(), order.end(), [](const auto &a, const auto &b) {
+            return a.first.y != b.first.y ? a.first.y < b.first.y : a.first.x < b.first.x;
+        });
+        for (const auto &entry : order) {
+            const int index = entry.second;
+            // Only the core's box, grown by the dilation and a pixel more, can hold its region:
             // working there gives the same contour as the whole image at a fraction of the cost.
-            cv::Rect box(stats.at<int>(label, cv::CC_STAT_LEFT), stats.at<int>(label, cv::CC_STAT_TOP),
-                         stats.at<int>(label, cv::CC_STAT_WIDTH), stats.at<int>(label, cv::CC_STAT_HEIGHT));
+            cv::Rect box = cv::boundingRect(boundaries[index]);
             box = cv::Rect(box.tl() - cv::Point(grow + 1, grow + 1), box.br() + cv::Point(grow + 1, grow + 1)) &
-                  cv::Rect(0, 0, labels.cols, labels.rows);
-            cv::Mat region = labels(box) == label;
+                  cv::Rect(0, 0, cores.cols, cores.rows);
+            cv::Mat region = cv::Mat::zeros(box.size(), CV_8U);
+            cv::drawContours(region, boundaries, index, 255, cv::FILLED, cv::LINE_8, cv::noArray(), 0, -box.tl());
+            region &= cores(box);
+            if (cv::countNonZero(region) < 0.3 * min_area) continue;
             cv::dilate(region, region, kernel);
             region &= whole(box);
             std::vector<std::vector<cv::Point>> contours;
