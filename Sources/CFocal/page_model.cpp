@@ -31,7 +31,7 @@ PageMaps page_maps(cfocal_page_model *model, const cfocal_image &image, int side
     // Halving is the fast case of an area resize (a mean of 2 × 2), while a resize by an uneven
     // factor costs in proportion to the source's pixels. A video frame's planes are halved while
     // the half still covers the square (an odd last row or column dropped), then squeezed: at 128
-    // a 720p frame's three planes cost about 0.7 ms instead of 2.3. Still images (BGR) are
+    // a 720p frame's three planes cost about 1.1 ms instead of 2.5. Still images (BGR) are
     // squeezed in one step, as before: the phone photos' quads move with a fraction of a level
     // in the input (inner-lines-dark-background 0.93 → 0.72 when halved first), which a network
     // trained on both should mend.
