@@ -558,20 +558,16 @@ std::vector<Corners> network_quads(const NetworkView &view, double min_area) {
         std::vector<std::vector<cv::Point>> boundaries;
         std::vector<cv::Vec4i> hierarchy;
         cv::findContours(cores, boundaries, hierarchy, cv::RETR_CCOMP, cv::CHAIN_APPROX_NONE);
-        // In raster order of their first pixel, as labelling numbered them.
-        std::vector<std::pair<cv::Point, int>> order;
-        for (int i = 0; i < int(boundaries.size()); ++i) {
-            if (hierarchy[i][3] >= 0) continue;  // a hole's boundary
-            cv::Point first = boundaries[i][0];
-            for (const auto &p : boundaries[i])
-                if (p.y < first.y || (p.y == first.y && p.x < first.x)) first = p;
-            order.push_back({first, i});
-        }
-        std::sort(order.begin(), order.end(), [](const auto &a, const auto &b) {
-            return a.first.y != b.first.y ? a.first.y < b.first.y : a.first.x < b.first.x;
+        // In raster order of their first pixel, as labelling numbered them: an outer boundary's
+        // tracing starts at that pixel, so it is the boundary's first point.
+        std::vector<int> outer;
+        for (int i = 0; i < int(boundaries.size()); ++i)
+            if (hierarchy[i][3] < 0) outer.push_back(i);  // not a hole's boundary
+        std::sort(outer.begin(), outer.end(), [&](int a, int b) {
+            const cv::Point &p = boundaries[a][0], &q = boundaries[b][0];
+            return p.y != q.y ? p.y < q.y : p.x < q.x;
         });
-        for (const auto &entry : order) {
-            const int index = entry.second;
+        for (int index : outer) {
             // Only the core's box, grown by the dilation and a pixel more, can hold its region:
             // working there gives the same contour as the whole image at a fraction of the cost.
             cv::Rect box = cv::boundingRect(boundaries[index]);

@@ -219,7 +219,8 @@ func textBenchmark(sample: String, rounds: Int, modelFrames: Int) throws {
         }
     }
     // Spread over the clip: the bundled sample's first frames are motion-blurred, where the network finds nothing.
-    let few = (0..<min(modelFrames, frames.count)).map { frames[$0 * frames.count / min(modelFrames, frames.count)] }
+    let modelFrameCount = min(modelFrames, frames.count)
+    let few = (0..<modelFrameCount).map { frames[$0 * frames.count / modelFrameCount] }
     for size in TextDetectionOptions.ModelInputSize.allCases {
         for grouping in TextDetectionOptions.LineGrouping.allCases {
             try measure("text .high \(grouping), model input \(size.rawValue)", frames: few, rounds: 1) {
