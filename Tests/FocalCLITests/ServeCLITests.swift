@@ -41,13 +41,14 @@ import Testing
         // A request that takes seconds: a large photo through all four detectors.
         var photo = try Frame(width: 4000, height: 3000, format: .bgr8, color: Color(white: 0.8))
         for index in 0..<30 {
-            try photo.text("line \(index) of a page", at: Point(x: 200, y: Double(100 + index * 90)), size: 40, color: .black, weight: 2)
+            try photo.text(
+                "line \(index) of a page", at: Point(x: 200, y: Double(100 + index * 90)), size: 40, color: .black, weight: 2)
         }
         let body = Data(try photo.encoded(as: .png))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLIRun.binary)
         // The drain delay leaves the probes below seconds to arrive, however loaded the machine.
-        process.arguments = ["serve", "--port", "0", "--workers", "1", "--drain-delay", "5", "--grace", "60"]
+        process.arguments = ["serve", "--port", "0", "--workers", "1", "--drain-delay", "6", "--grace", "60"]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
@@ -74,8 +75,14 @@ import Testing
         }
         try await Task.sleep(for: .milliseconds(500))
         process.terminate()  // SIGTERM
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(await status("/v1/health/ready") == 503, "ready fails while draining")
+        // The server notices the signal when the machine lets it run: ask until it says so, within the drain delay.
+        let drainingBy = Date().addingTimeInterval(4)
+        var ready = await status("/v1/health/ready")
+        while ready != 503, Date() < drainingBy {
+            try await Task.sleep(for: .milliseconds(50))
+            ready = await status("/v1/health/ready")
+        }
+        #expect(ready == 503, "ready fails while draining")
         #expect(await status("/v1/health/live") == 200, "requests are still served during the drain delay")
         #expect(try await slow.value == 200, "the request in flight finishes")
         let stopBy = Date().addingTimeInterval(30)
@@ -97,7 +104,9 @@ import Testing
         ] {
             let run = try CLIRun(["serve", "--scan-postgres", url])
             #expect(run.status == 2, "\(url)")
-            #expect(run.error.contains(reason) && run.error.contains("postgres://user[:password]@host[:port]/database"), "\(run.error)")
+            #expect(
+                run.error.contains(reason) && run.error.contains("postgres://user[:password]@host[:port]/database"),
+                "\(run.error)")
         }
         let both = try CLIRun(["serve", "--scan-dir", "/tmp/scans", "--scan-postgres", "postgres://focal@db/focal"])
         #expect(both.status == 2 && both.error.contains("give one"))
