@@ -18,7 +18,10 @@ Scenes are composed from
 
 The held-out evaluation material is never read: see MODEL_CARD.md for what is excluded.
 
-Usage: generate.py --out DIR --count N [--seed S] [--size 192] [--workers 2]
+Usage: generate.py --out DIR --count N [--seed S] [--size 192] [--workers 2] [--extra P]
+With --extra P, each document is, with probability P, one of the kinds the first model misses most:
+an ID card (front or back with its magnetic stripe), a card held up by a hand, or an open book
+whose two pages are two pages. Without it (P = 0) the scenes are those the committed model saw.
 Writes DIR/images.npy (N×S×S×3 uint8, BGR) and DIR/targets.npy (N×2×S×S uint8, 0/255).
 """
 import argparse
@@ -168,9 +171,10 @@ def paper_colour(rng, kind):
     return np.array([v, v, v]) + rng.normal(0, 4, 3)
 
 
-def render_document(rng):
+def render_document(rng, kind=None):
     """A flat document as an image; returns (image BGR uint8, kind)."""
-    kind = pick(rng, ["page", "page", "page", "table", "form", "receipt", "card", "book", "picture", "blank"])
+    if kind is None:
+        kind = pick(rng, ["page", "page", "page", "table", "form", "receipt", "card", "book", "picture", "blank"])
     if kind == "receipt":
         w, h = 300, int(300 * rng.uniform(1.8, 3.6))
     elif kind == "card":
@@ -253,6 +257,146 @@ def render_document(rng):
     return out, kind
 
 
+# ------------------------------------------------------------------ cards, book spreads (--extra)
+def rounded_alpha(w, h, radius):
+    """A w×h mask with its corners rounded by radius pixels (cards are cut so)."""
+    m = np.zeros((h, w), np.uint8)
+    r = int(radius)
+    cv2.rectangle(m, (r, 0), (w - 1 - r, h - 1), 255, -1)
+    cv2.rectangle(m, (0, r), (w - 1, h - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (w - 1 - r, r), (w - 1 - r, h - 1 - r), (r, h - 1 - r)):
+        cv2.circle(m, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    return m
+
+
+def portrait(rng, w, h):
+    """A passport-style photo: a plain backdrop, shoulders, a face and hair (or a real photo's crop)."""
+    if rng.random() < 0.3:
+        return texture_crop(rng, w, h)
+    im = np.empty((h, w, 3), np.uint8)
+    im[:] = rng.uniform(150, 250, 3)
+    skin = (rng.uniform(60, 190), rng.uniform(90, 200), rng.uniform(130, 240))
+    cv2.ellipse(im, (w // 2, h), (int(w * 0.48), int(h * 0.3)), 0, 0, 360, tuple(rng.uniform(0, 120, 3)), -1)
+    cv2.ellipse(im, (w // 2, int(h * 0.42)), (int(w * 0.27), int(h * 0.27)), 0, 0, 360, tuple(rng.uniform(0, 90, 3)), -1)
+    cv2.ellipse(im, (w // 2, int(h * 0.5)), (int(w * 0.22), int(h * 0.25)), 0, 0, 360, skin, -1)
+    return im
+
+
+def render_card(rng):
+    """An ID-like card (85.6 × 54 mm), front or back: printed security patterns, a header band,
+    portraits, chips, a watermark word, machine-readable lines; backs with a dark magnetic stripe,
+    barcodes and a signature strip. Returns (image BGR uint8, alpha with rounded corners)."""
+    w, h = 428, 270
+    back = rng.random() < 0.4
+    base = rng.uniform(205, 250, 3) if back or rng.random() < 0.4 else rng.uniform(120, 250, 3)
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = base
+    img += np.linspace(0, 1, w, dtype=np.float32)[None, :, None] * rng.uniform(-50, 30, 3).astype(np.float32)
+    if not back or rng.random() < 0.5:  # guilloche: fine waves of a second colour
+        xs = np.arange(w, dtype=np.float32)
+        colour = tuple(float(v) for v in np.clip(base + rng.uniform(-90, 20, 3), 0, 255))
+        for _ in range(int(rng.integers(4, 16))):
+            ys = rng.uniform(0, h) + rng.uniform(5, 45) * np.sin(xs / rng.uniform(40, 220) * 2 * math.pi + rng.uniform(0, 7))
+            cv2.polylines(img, [np.int32(np.stack([xs, ys], 1))], False, colour, 1, cv2.LINE_AA)
+    ink = tuple(int(v) for v in rng.uniform(0, 80, 3))
+    boxes = []  # (image, x, y) pasted after the text
+    if back:
+        if rng.random() < 0.65:  # magnetic stripe
+            y0 = int(h * rng.uniform(0.05, 0.14))
+            img[y0:y0 + int(h * rng.uniform(0.15, 0.24))] = rng.uniform(5, 45)
+        if rng.random() < 0.5:  # barcode
+            x0, y0 = int(w * rng.uniform(0.04, 0.4)), int(h * rng.uniform(0.55, 0.75))
+            x = x0
+            while x < min(w - 10, x0 + w * 0.5):
+                bw = int(rng.integers(1, 4))
+                img[y0:y0 + int(h * 0.14), x:x + bw] = rng.uniform(0, 40)
+                x += bw + int(rng.integers(1, 4))
+        if rng.random() < 0.4:  # signature strip
+            y0 = int(h * rng.uniform(0.4, 0.55))
+            img[y0:y0 + int(h * 0.12), int(w * 0.05):int(w * 0.7)] = rng.uniform(225, 250)
+        if rng.random() < 0.4:
+            boxes.append((portrait(rng, int(w * 0.12), int(h * 0.22)), int(w * 0.83), int(h * 0.72)))
+    else:
+        if rng.random() < 0.6:  # header band
+            img[:int(h * rng.uniform(0.12, 0.22))] = rng.uniform(0, 255, 3)
+        if rng.random() < 0.8:
+            boxes.append((portrait(rng, int(w * 0.28), int(h * 0.5)), int(w * 0.04), int(h * 0.3)))
+        if rng.random() < 0.3:  # chip
+            cv2.rectangle(img, (int(w * 0.07), int(h * 0.35)), (int(w * 0.2), int(h * 0.55)), (60, 170, 210), -1)
+        if rng.random() < 0.3:
+            boxes.append((portrait(rng, int(w * 0.1), int(h * 0.18)), int(w * 0.84), int(h * 0.6)))
+    pil = Image.fromarray(cv2.cvtColor(np.clip(img, 0, 255).astype(np.uint8), cv2.COLOR_BGR2RGB))
+    d = ImageDraw.Draw(pil)
+    if not back and rng.random() < 0.7:
+        d.text((int(w * 0.05), int(h * 0.04)), sentence(rng, 3).upper(), font=font(rng, rng.uniform(14, 22), bold=True),
+               fill=tuple(int(v) for v in rng.uniform(0, 255, 3)))
+    x = int(w * (0.38 if not back else 0.05))
+    y = int(h * rng.uniform(0.26, 0.4))
+    while y < h * (0.72 if rng.random() < 0.3 else 0.9):
+        d.text((x, y), sentence(rng, int(rng.integers(1, 4))).upper(), font=font(rng, rng.uniform(10, 17)), fill=ink)
+        y += int(rng.uniform(16, 30))
+    if not back and rng.random() < 0.3:  # machine-readable zone
+        for k in range(int(rng.integers(2, 4))):
+            line = "".join(pick(rng, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<<<<<") for _ in range(30))
+            d.text((int(w * 0.04), int(h * 0.74) + k * 20), line, font=font(rng, 15, mono=True), fill=ink)
+    out = cv2.cvtColor(np.array(pil), cv2.COLOR_RGB2BGR)
+    for im, bx, by in boxes:
+        out[by:by + im.shape[0], bx:bx + im.shape[1]] = im[:h - by, :w - bx]
+    if rng.random() < 0.3:  # a watermark word across the card
+        layer = Image.new("L", (w, h), 0)
+        ImageDraw.Draw(layer).text((int(w * 0.2), int(h * 0.3)), pick(rng, WORDS).upper(), font=font(rng, 70, bold=True), fill=255)
+        a = np.array(layer, np.float32)[..., None] / 255 * rng.uniform(0.3, 0.7)
+        out = (out * (1 - a) + rng.uniform(60, 200, 3) * a).astype(np.uint8)
+    return out, rounded_alpha(w, h, rng.uniform(0.02, 0.08) * w)
+
+
+def render_spread(rng):
+    """An open book: two pages side by side, shaded into the gutter. Returns (image, page width)."""
+    left, _ = render_document(rng, "book")
+    right, _ = render_document(rng, "book")
+    right = cv2.resize(right, (left.shape[1], left.shape[0]))
+    spread = np.hstack([left, right]).astype(np.float32)
+    w = left.shape[1]
+    x = np.arange(2 * w, dtype=np.float32)
+    sigma = rng.uniform(8, 45)
+    gutter = 1 - rng.uniform(0.15, 0.6) * np.exp(-((x - w) ** 2) / (2 * sigma * sigma))
+    spread *= gutter[None, :, None]
+    return np.clip(spread, 0, 255).astype(np.uint8), w
+
+
+def split_spread(q, w, h):
+    """The two pages' quads inside a spread's quad (the spread is 2w × h)."""
+    M = cv2.getPerspectiveTransform(np.float32([[0, 0], [2 * w, 0], [2 * w, h], [0, h]]), q)
+    def warp(points):
+        return cv2.perspectiveTransform(np.float32(points)[None], M)[0]
+    return warp([[0, 0], [w, 0], [w, h], [0, h]]), warp([[w, 0], [2 * w, 0], [2 * w, h], [w, h]])
+
+
+def hold(rng, scene, q):
+    """A hand holding the document up by one edge: palm and forearm outside it, the thumb across the edge."""
+    H, W = scene.shape[:2]
+    side = max(W, H)
+    k = int(rng.integers(4))
+    a, b = q[k].astype(np.float64), q[(k + 1) % 4].astype(np.float64)
+    along = (b - a) / (np.linalg.norm(b - a) + 1e-6)
+    p = a + rng.uniform(0.15, 0.85) * (b - a)
+    out = p - q.mean(0)
+    out /= np.linalg.norm(out) + 1e-6
+    palm = p + out * rng.uniform(0.04, 0.1) * side
+    over = np.zeros((H, W), np.uint8)
+    r = int(rng.uniform(0.06, 0.11) * side)
+    angle = math.degrees(math.atan2(out[1], out[0]))
+    cv2.ellipse(over, tuple(np.int32(palm)), (int(r * rng.uniform(1.1, 1.6)), r), angle, 0, 360, 255, -1)
+    cv2.line(over, tuple(np.int32(palm)), tuple(np.int32(palm + out * side)), 255, int(rng.uniform(0.1, 0.18) * side))
+    tip = p - out * rng.uniform(0.02, 0.09) * side + along * rng.normal(0, 0.03) * side
+    cv2.line(over, tuple(np.int32(palm)), tuple(np.int32(tip)), 255, int(rng.uniform(0.03, 0.05) * side))
+    for _ in range(int(rng.integers(0, 3))):  # fingertips curled over the other side of the edge
+        f = p + along * rng.normal(0, 0.05) * side
+        cv2.circle(over, tuple(np.int32(f - out * 0.015 * side)), int(0.018 * side), 255, -1)
+    skin = np.array([rng.uniform(60, 190), rng.uniform(90, 200), rng.uniform(130, 240)])
+    paint_over(rng, scene, over, shaded_fill(rng, skin, W, H))
+
+
 # ------------------------------------------------------------------------------------------ camera
 def page_quad(rng, w, h, W, H, in_frame):
     """Where a w×h document lands in a W×H frame: a perspective view of it, as four corners."""
@@ -283,13 +427,14 @@ def inside_fraction(q, W, H):
     return m.sum() / max(a, 1.0)
 
 
-def place_document(rng, scene, target, doc, q, curl):
+def place_document(rng, scene, target, doc, q, curl, alpha=None):
     H, W = scene.shape[:2]
     h, w = doc.shape[:2]
     src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     M = cv2.getPerspectiveTransform(src, q)
     warped = cv2.warpPerspective(doc, M, (W, H), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_CONSTANT)
-    mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), M, (W, H), flags=cv2.INTER_LINEAR)
+    own = np.full((h, w), 255, np.uint8) if alpha is None else alpha
+    mask = cv2.warpPerspective(own, M, (W, H), flags=cv2.INTER_LINEAR)
     if curl:  # a bent or curled page: its shading changes across it
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         phase = rng.uniform(0, 2 * math.pi)
@@ -345,10 +490,20 @@ def occlude(rng, scene):
     if rng.random() < 0.5 and kind in ("object", "mug", "pen"):
         fill = texture_crop(rng, W, H).astype(np.float32)
     else:
-        fill = np.empty((H, W, 3), np.float32)
-        fill[:] = colour
-        shade = cv2.GaussianBlur(rng.normal(0, 1, (H, W)).astype(np.float32), (0, 0), 0.05 * W)
-        fill *= (1 + 4 * shade[..., None]).clip(0.6, 1.3)
+        fill = shaded_fill(rng, colour, W, H)
+    paint_over(rng, scene, over, fill)
+
+
+def shaded_fill(rng, colour, W, H):
+    fill = np.empty((H, W, 3), np.float32)
+    fill[:] = colour
+    shade = cv2.GaussianBlur(rng.normal(0, 1, (H, W)).astype(np.float32), (0, 0), 0.05 * W)
+    return fill * (1 + 4 * shade[..., None]).clip(0.6, 1.3)
+
+
+def paint_over(rng, scene, over, fill):
+    """Lays fill where over is set, with a soft shadow beside it."""
+    H, W = scene.shape[:2]
     a = cv2.GaussianBlur(over, (0, 0), 1.0).astype(np.float32)[..., None] / 255
     if rng.random() < 0.6:  # its shadow
         off = rng.normal(0, 0.02 * W, 2)
@@ -453,7 +608,7 @@ def degrade(rng, img):
     return img
 
 
-def sample(seed, size=SIZE):
+def sample(seed, size=SIZE, extra=0.0):
     rng = np.random.default_rng(seed)
     load_pools()
     # frames are landscape or portrait, squeezed to a square as the detector squeezes them
@@ -471,7 +626,15 @@ def sample(seed, size=SIZE):
     n_pages = 0 if r < 0.3 else (1 if r < 0.85 else int(rng.integers(2, 4)))
     stacked = n_pages > 1 and rng.random() < 0.4
     for i in range(n_pages):
-        doc, kind = render_document(rng)
+        # --extra: ID cards (some held up by a hand) and open books, which the first stage lacks
+        special = pick(rng, ["card", "card", "spread", "held"]) if extra > 0 and rng.random() < extra else None
+        alpha = None
+        if special in ("card", "held"):
+            doc, alpha = render_card(rng)
+        elif special == "spread":
+            doc, page_width = render_spread(rng)
+        else:
+            doc, kind = render_document(rng)
         h, w = doc.shape[:2]
         for _try in range(20):
             if stacked and quads:
@@ -485,10 +648,20 @@ def sample(seed, size=SIZE):
             break
         else:
             continue
-        full = place_document(rng, scene, quads, doc, q, curl=rng.random() < 0.3)
+        full = place_document(rng, scene, quads, doc, q, curl=rng.random() < 0.3, alpha=alpha)
         # a page laid on top hides what is below it: the lower masks lose that area
         masks = [np.where(full > 0, 0, m).astype(np.uint8) for m in masks]
-        masks.append(full)
+        if special == "spread":  # each page of the book is a page: the gutter is an outline
+            quads.pop()
+            for half in split_spread(q, page_width, h):
+                one = np.zeros_like(full)
+                cv2.fillPoly(one, [np.int32(np.round(half * 8))], 255, lineType=cv2.LINE_8, shift=3)
+                masks.append(one)
+                quads.append(half)
+        else:
+            masks.append(full)
+        if special == "held":
+            hold(rng, scene, q)
     for _ in range(int(rng.integers(0, 4)) if rng.random() < 0.6 else 0):
         occlude(rng, scene)
     lighting(rng, scene)
@@ -519,8 +692,8 @@ def sample(seed, size=SIZE):
 
 
 def _job(args):
-    seed, size = args
-    return sample(seed, size)
+    seed, size, extra = args
+    return sample(seed, size, extra)
 
 
 def main():
@@ -531,10 +704,13 @@ def main():
     ap.add_argument("--size", type=int, default=SIZE)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--preview", type=int, default=0, help="also write a sheet of the first N samples")
+    ap.add_argument("--extra", type=float, default=0.0,
+                    help="chance that a document is an ID card (front or back, some held by a hand) or an open book, "
+                         "for fine-tuning (0: the committed model's scenes, draw for draw)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     cv2.setNumThreads(1)
-    jobs = [(a.seed * 1_000_003 + i, a.size) for i in range(a.count)]
+    jobs = [(a.seed * 1_000_003 + i, a.size, a.extra) for i in range(a.count)]
     images = np.lib.format.open_memmap(os.path.join(a.out, "images.tmp.npy"), "w+", np.uint8, (a.count, a.size, a.size, 3))
     targets = np.lib.format.open_memmap(os.path.join(a.out, "targets.tmp.npy"), "w+", np.uint8, (a.count, 2, a.size, a.size))
     with Pool(a.workers, initializer=load_pools) as pool:

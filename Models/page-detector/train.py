@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Trains the page detector on scenes from generate.py, on the CPU.
 
-Usage: train.py --data DIR [--data DIR2 ...] --out page-detector.pt [--minutes 60] [--threads 2]
+Usage: train.py --data DIR [--data DIR2 ...] --out page-detector.pt [--minutes 60] [--threads 2] [--init WEIGHTS]
 
 Loss: binary cross-entropy on both channels (the outline band weighted up, being thin) plus a soft
 Dice term on the page channel, so small pages count as much as large ones. The last 4 % of the
@@ -56,6 +56,44 @@ def loss_fn(logits, y):
     return page_bce + 0.5 * edge_bce + 0.5 * dice
 
 
+def load_onnx_weights(model, path):
+    """Starts from an exported network (batch norms folded into the convolutions): each convolution
+    takes its folded weights and the batch norm after it becomes the identity plus the folded bias."""
+    import onnx
+    from onnx import numpy_helper
+    folded = {i.name[len("net."):]: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in onnx.load(path).graph.initializer}
+    modules = dict(model.named_modules())
+    norm_after = {"depthwise": "bn1", "pointwise": "bn2"}
+    with torch.no_grad():
+        for name, weight in folded.items():
+            if not name.endswith(".weight"):
+                continue
+            conv_name = name[:-len(".weight")]
+            conv = modules[conv_name]
+            conv.weight.copy_(weight)
+            bias = folded[conv_name + ".bias"]
+            if conv.bias is not None:
+                conv.bias.copy_(bias)
+                continue
+            parent, _, leaf = conv_name.rpartition(".")
+            norm_name = (parent + "." if parent else "") + (norm_after[leaf] if leaf in norm_after else str(int(leaf) + 1))
+            norm = modules[norm_name]
+            norm.weight.fill_(1)
+            norm.bias.copy_(bias)
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1 - norm.eps)
+
+
+def set_training(model, frozen_norms):
+    """Training mode; with frozen_norms the batch norms keep their statistics (fine-tuning a
+    trained network on a small batch would otherwise replace them with the batch's)."""
+    model.train()
+    if frozen_norms:
+        for m in model.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.eval()
+
+
 def evaluate(model, images, targets, index, side):
     model.eval()
     inter = union = 0.0
@@ -71,7 +109,6 @@ def evaluate(model, images, targets, index, side):
             none = t.sum((1, 2)) == 0
             empty += none.sum().item()
             fp_frames += (none & (p.sum((1, 2)) > 0.01 * p[0].numel())).sum().item()
-    model.train()
     return inter / max(union, 1), fp_frames, empty
 
 
@@ -85,6 +122,8 @@ def main():
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--init", help="start from these weights (a .pt from this script, or an exported .onnx) "
+                                   "and keep the batch norms' statistics: fine-tuning")
     a = ap.parse_args()
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
@@ -98,6 +137,15 @@ def main():
     held = max(64, n // 25)
     train_idx, val_idx = np.arange(n - held), np.arange(n - held, n)
     model = PageNet()
+    if a.init:
+        if a.init.endswith(".onnx"):
+            load_onnx_weights(model, a.init)
+        else:
+            model.load_state_dict(torch.load(a.init))
+        for side in (192, 128):
+            iou, fp, empty = evaluate(model, images, targets, val_idx, side)
+            print("start, input %d: held-out page IoU %.4f, empty scenes with a page > 1 %%: %d of %d" % (side, iou, fp, empty), flush=True)
+    set_training(model, frozen_norms=bool(a.init))
     print("parameters: %d, training samples: %d, held out: %d" % (parameter_count(model), len(train_idx), held), flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
     steps_per_epoch = len(train_idx) // a.batch
@@ -127,6 +175,7 @@ def main():
             iou, fp, empty = evaluate(model, images, targets, val_idx, side)
             print("epoch %d, input %d: held-out page IoU %.4f, empty scenes with a page > 1 %%: %d of %d"
                   % (epoch, side, iou, fp, empty), flush=True)
+        set_training(model, frozen_norms=bool(a.init))
         torch.save(model.state_dict(), a.out + ".tmp")
         os.replace(a.out + ".tmp", a.out)
         if (time.time() - start) >= budget:
