@@ -50,7 +50,7 @@ bench:
 	scripts/bench.sh
 
 ## Retrain the page detector (Models/page-detector.onnx) from scratch: scenes, training, export.
-## About 75 minutes on 2 cores; see Models/page-detector/MODEL_CARD.md.
+## About 90 minutes on 2 cores (two stages); see Models/page-detector/MODEL_CARD.md.
 page-model:
 	Models/page-detector/train.sh
 

@@ -99,11 +99,13 @@ struct ReadingFrame {
 };
 ReadingFrame reading_frame(const cv::Point2f corners[4]);
 
-// The page network's maps (CV_32F, side × side) for an image squeezed to a square.
+// The page network's maps (CV_32F): side × side for an image squeezed to a square.
 struct PageMaps {
     cv::Mat page, outline;
 };
 PageMaps page_maps(cfocal_page_model *model, const cfocal_image &image, int side);
+// The same at the image's own proportions (side along its shorter side), from overlapping squares.
+PageMaps page_maps_tiled(cfocal_page_model *model, const cfocal_image &image, int side);
 
 }  // namespace cfocal
 

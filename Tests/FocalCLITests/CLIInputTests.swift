@@ -110,11 +110,13 @@ import Testing
 
     @Test func interruptingAnImageOverlayWritesNothing() throws {
         let scratch = Scratch()
-        // Large enough that the four detectors take seconds in any build.
+        // Large enough that the four detectors take seconds in any build (at 4000 × 3000, a debug
+        // build on a fast machine finished in about 1.6 s, just after the interrupt).
         let input = scratch.path + "/large.png"
-        var frame = try Frame(width: 4000, height: 3000, format: .bgr8, color: Color(white: 0.8))
-        for index in 0..<40 {
-            try frame.text("line \(index) of a page", at: Point(x: 200, y: Double(100 + index * 70)), size: 40, color: .black, weight: 2)
+        var frame = try Frame(width: 8000, height: 6000, format: .bgr8, color: Color(white: 0.8))
+        for index in 0..<80 {
+            try frame.text(
+                "line \(index) of a page", at: Point(x: 400, y: Double(200 + index * 70)), size: 40, color: .black, weight: 2)
         }
         try frame.write(to: input)
         let run = try CLIRun.interrupted(

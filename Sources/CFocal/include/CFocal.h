@@ -252,6 +252,8 @@ typedef struct {
     int32_t priors_only;             /* verify and refine the priors only: no search for new quads */
     cfocal_page_model *page_model;   /* documents from the page network (NULL: edges and outlines only) */
     int32_t page_model_input;        /* its input size, a multiple of 32 */
+    int32_t page_model_tiles;        /* 1: run it on overlapping squares along a long image, at the image's own
+                                        proportions (two or three passes); 0: once, on the image squeezed to a square */
 } cfocal_quad_options;
 
 typedef struct cfocal_quad {
