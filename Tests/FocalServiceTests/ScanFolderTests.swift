@@ -58,12 +58,14 @@ import Testing
     @Test func scansExpireAndTheFolderKeepsToItsSize() async throws {
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = try DirectoryScanStore(folder: folder, lifetime: 60, maximumBytes: 25_000)
+        // A lifetime far longer than the test: on a saturated machine the test has taken 25 s from
+        // here to its first look, and the oldest scan must not expire on its own meanwhile.
+        let store = try DirectoryScanStore(folder: folder, lifetime: 3600, maximumBytes: 25_000)
         var ids: [String] = []
         for index in 0..<4 {
             ids.append(try await store.keep([UInt8](repeating: UInt8(index), count: 10_000)))
             // Distinct modification times, oldest first.
-            let past = time(nil) - 40 + index * 5
+            let past = time(nil) - 400 + index * 100
             var times = [timespec(tv_sec: past, tv_nsec: 0), timespec(tv_sec: past, tv_nsec: 0)]
             utimensat(AT_FDCWD, folder + "/" + ids[index] + ".jpg", &times, 0)
         }
@@ -77,8 +79,8 @@ import Testing
         // 40 KB over a 25 KB cap: the two oldest go.
         #expect(await kept() == [false, false, true, true])
         #expect(await store.get(ids[3]) == [UInt8](repeating: 3, count: 10_000))
-        // An hour later every scan has expired, and the sweep removes the files.
-        store.sweep(now: Double(time(nil)) + 3600)
+        // Two hours later every scan has expired, and the sweep removes the files.
+        store.sweep(now: Double(time(nil)) + 7200)
         #expect((try FileManager.default.contentsOfDirectory(atPath: folder)).isEmpty)
     }
 
