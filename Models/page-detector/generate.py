@@ -275,7 +275,7 @@ def portrait(rng, w, h):
         return texture_crop(rng, w, h)
     im = np.empty((h, w, 3), np.uint8)
     im[:] = rng.uniform(150, 250, 3)
-    skin = (rng.uniform(60, 190), rng.uniform(90, 200), rng.uniform(130, 240))
+    skin = tuple(skin_tone(rng))
     cv2.ellipse(im, (w // 2, h), (int(w * 0.48), int(h * 0.3)), 0, 0, 360, tuple(rng.uniform(0, 120, 3)), -1)
     cv2.ellipse(im, (w // 2, int(h * 0.42)), (int(w * 0.27), int(h * 0.27)), 0, 0, 360, tuple(rng.uniform(0, 90, 3)), -1)
     cv2.ellipse(im, (w // 2, int(h * 0.5)), (int(w * 0.22), int(h * 0.25)), 0, 0, 360, skin, -1)
@@ -393,8 +393,7 @@ def hold(rng, scene, q):
     for _ in range(int(rng.integers(0, 3))):  # fingertips curled over the other side of the edge
         f = p + along * rng.normal(0, 0.05) * side
         cv2.circle(over, tuple(np.int32(f - out * 0.015 * side)), int(0.018 * side), 255, -1)
-    skin = np.array([rng.uniform(60, 190), rng.uniform(90, 200), rng.uniform(130, 240)])
-    paint_over(rng, scene, over, shaded_fill(rng, skin, W, H))
+    paint_over(rng, scene, over, shaded_fill(rng, skin_tone(rng), W, H))
 
 
 # ------------------------------------------------------------------------------------------ camera
@@ -455,14 +454,18 @@ def place_document(rng, scene, target, doc, q, curl, alpha=None):
 
 
 # --------------------------------------------------------------------------------------- occluders
+def skin_tone(rng):
+    """A skin colour (BGR), for hands and portraits."""
+    return np.array([rng.uniform(60, 190), rng.uniform(90, 200), rng.uniform(130, 240)])
+
+
 def occlude(rng, scene):
     H, W = scene.shape[:2]
     kind = pick(rng, ["hand", "hand", "cable", "pen", "object", "mug", "object"])
     over = np.zeros((H, W), np.uint8)
     colour = rng.uniform(0, 255, 3)
     if kind == "hand":
-        skin = np.array([rng.uniform(60, 190), rng.uniform(90, 200), rng.uniform(130, 240)])  # BGR skin tones
-        colour = skin
+        colour = skin_tone(rng)
         base = np.array([rng.uniform(0, W), rng.choice([0, H]) if rng.random() < 0.5 else rng.uniform(0, H)])
         ang = rng.uniform(0, 2 * math.pi)
         L = rng.uniform(0.15, 0.4) * max(W, H)

@@ -135,6 +135,11 @@ struct Line {
     double length;
 };
 
+// A line's direction, of the two, that points right (or down, when vertical): lines compare by it.
+cv::Point2d canonical(const cv::Point2d &direction) {
+    return direction.x < 0 || (direction.x == 0 && direction.y < 0) ? -direction : direction;
+}
+
 // Long straight edges, with collinear pieces merged (a page side broken by an overlapping object
 // is one line).
 std::vector<Line> long_lines(const cv::Mat &edges, double min_length, int keep) {
@@ -144,8 +149,7 @@ std::vector<Line> long_lines(const cv::Mat &edges, double min_length, int keep) 
     for (const auto &s : segments) {
         cv::Point2d a(s[0], s[1]), b(s[2], s[3]);
         double length = cv::norm(b - a);
-        cv::Point2d direction = (b - a) / length;
-        if (direction.x < 0 || (direction.x == 0 && direction.y < 0)) direction = -direction;
+        const cv::Point2d direction = canonical((b - a) / length);
         bool merged = false;
         for (auto &line : lines) {
             double angle = std::abs(direction.x * line.direction.y - direction.y * line.direction.x);
@@ -535,10 +539,10 @@ double network_agreement(const Corners &q, const NetworkView &view) {
         for (int i = 0; i < 4; ++i) shifted[i] = g[i] - cv::Point2d(box.x, box.y);
         return quad_mask(shifted, box.size());
     };
-    cv::Mat inside = mask(grown(-1));
+    const Corners near = grown(-1), band_inner = grown(1);
+    cv::Mat inside = mask(near);
     if (cv::countNonZero(inside) == 0) return 0;
     cv::Mat page = view.page(box), outline = view.outline(box);
-    const Corners near = grown(-1), band_inner = grown(1);
     double leak = 0, weight = 0;
     for (int i = 0; i < 4; ++i) {
         const int j = (i + 1) % 4;
@@ -597,7 +601,7 @@ std::vector<Line> outline_lines(const NetworkView &view, double min_length, int 
             direction = cv::Point2d(f[0], f[1]);
         }
         if (!fitted) continue;
-        if (direction.x < 0 || (direction.x == 0 && direction.y < 0)) direction = -direction;
+        direction = canonical(direction);
         if (!known(point, direction)) out.push_back({point, direction, line.length});
     }
     return out;
@@ -622,8 +626,8 @@ double drawn_outline(const Corners &q, const NetworkView &view) {
             if (p.x < 0 || p.y < 0 || p.x >= view.outline.cols || p.y >= view.outline.rows) continue;
             ++inside;
             float best = 0;
-            for (double t = -view.cell; t <= view.cell; t += 0.5 * view.cell) {
-                const cv::Point c = p + across * t;
+            for (int step = -2; step <= 2; ++step) {  // a cell either way, half a cell apart
+                const cv::Point c = p + across * (0.5 * step * view.cell);
                 if (c.x >= 0 && c.y >= 0 && c.x < view.outline.cols && c.y < view.outline.rows)
                     best = std::max(best, view.outline.at<float>(c));
             }
