@@ -50,7 +50,7 @@ bench:
 	scripts/bench.sh
 
 ## Retrain the page detector (Models/page-detector.onnx) from scratch: scenes, training, export.
-## About 90 minutes on 2 cores (two stages); see Models/page-detector/MODEL_CARD.md.
+## About 95 minutes on 2 cores (two stages); see Models/page-detector/MODEL_CARD.md.
 page-model:
 	Models/page-detector/train.sh
 

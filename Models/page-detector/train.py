@@ -22,7 +22,7 @@ from model import PageNet, parameter_count
 SIDES = (128, 160, 192, 192)  # input sizes trained on, drawn per batch; Focal runs 128 (.low) and 192 (.high)
 
 
-def batches(images, targets, index, size, rng, augment):
+def batches(images, targets, index, size, rng, augment, turns=False):
     order = rng.permutation(index) if augment else index
     for i in range(0, len(order) - (size - 1 if augment else 0), size):
         sel = np.sort(order[i:i + size])
@@ -31,8 +31,10 @@ def batches(images, targets, index, size, rng, augment):
         if augment:
             if rng.random() < 0.5:
                 x, y = x.flip(3), y.flip(3)
-            if rng.random() < 0.3:
+            if rng.random() < (0.5 if turns else 0.3):
                 x, y = x.flip(2), y.flip(2)
+            if turns and rng.random() < 0.5:  # with both flips: any of the eight quarter turns and mirrorings
+                x, y = x.transpose(2, 3), y.transpose(2, 3)
             # brightness, contrast and colour of the whole batch: the generator's light varies per scene
             gain = torch.from_numpy(rng.uniform(0.8, 1.2, (len(sel), 3, 1, 1))).float()
             x = (x * gain + float(rng.uniform(-20, 20))).clamp(0, 255)
@@ -122,6 +124,9 @@ def main():
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--any-orientation", action="store_true",
+                    help="also train on scenes turned by quarter turns (transposed), not only mirrored: pages "
+                         "photographed upside down or sideways")
     ap.add_argument("--init", help="start from these weights (a .pt from this script, or an exported .onnx) "
                                    "and keep the batch norms' statistics: fine-tuning")
     a = ap.parse_args()
@@ -155,7 +160,7 @@ def main():
     step = 0
     for epoch in range(a.epochs):
         running = 0.0
-        for x, y in batches(images, targets, train_idx, a.batch, rng, True):
+        for x, y in batches(images, targets, train_idx, a.batch, rng, True, a.any_orientation):
             # cosine over whichever budget runs out first: steps or minutes
             progress = max(step / total_steps, (time.time() - start) / budget)
             if progress >= 1:

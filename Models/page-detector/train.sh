@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Retrains Focal's page detector from a clean clone: about 90 minutes on 2 cores, no GPU.
+# Retrains Focal's page detector from a clean clone: about 95 minutes on 2 cores, no GPU.
 #
 #   Models/page-detector/train.sh [WORK_DIR]      (default: /tmp/focal-page-detector)
 #   STAGE=2 Models/page-detector/train.sh         (the second stage only, from the committed first-stage network, stage1.onnx)
@@ -11,7 +11,8 @@
 # 3. stage 2: composes 12,000 scenes in which 40 % of the documents are ID cards (fronts, backs with
 #    magnetic stripes, some held up by a hand) and open books whose two pages are two pages
 #    (generate.py --extra 0.4, seed 2: about 7 minutes), and fine-tunes the first stage's network on
-#    them with its batch norms' statistics kept (train.py --init, 3 epochs: about 8 minutes);
+#    them, mirrored and turned by quarter turns, with its batch norms' statistics kept
+#    (train.py --init --any-orientation, 3 epochs: about 11 minutes);
 # 4. exports Models/page-detector.onnx (export.py, which prints its sha256).
 # The result differs from the committed file in its last bits (PyTorch's CPU kernels are not
 # bit-reproducible across machines); MODEL_CARD.md has the figures of the committed one.
@@ -40,5 +41,5 @@ fi
 if [[ ! -f "$work/scenes-2/images.npy" ]]; then
     "$py" generate.py --out "$work/scenes-2" --count 12000 --seed 2 --extra 0.4
 fi
-"$py" train.py --data "$work/scenes-2" --init "$start" --out "$work/page-detector.pt" --epochs 3 --lr 1e-3 --minutes 30
+"$py" train.py --data "$work/scenes-2" --init "$start" --out "$work/page-detector.pt" --epochs 3 --lr 1e-3 --minutes 30 --any-orientation
 "$py" export.py "$work/page-detector.pt" "$root/Models/page-detector.onnx"
