@@ -231,6 +231,42 @@ struct Support {
     double score = 0;
 };
 
+// Where the intensity steps across the segment a → b, one way only (an edge; text and texture step
+// both ways within a pixel or two), with a pixel of tolerance across it at working size: the
+// samples along its middle 88 % that do, and those inside the image (at most `samples`).
+struct Stepping {
+    int hits[2] = {0, 0};  // steps down from a → b's right (outward for a clockwise quad) to its left, and up
+    int counted = 0, samples = 0;
+    double fraction() const { return counted > 0 ? double(std::max(hits[0], hits[1])) / counted : 0; }
+};
+
+Stepping stepping(const cv::Point2d &a, const cv::Point2d &b, const cv::Mat &gx, const cv::Mat &gy, double threshold) {
+    Stepping s;
+    const int margin = 4;
+    const cv::Point2d d = b - a;
+    const double length = cv::norm(d);
+    if (length < 1) return s;
+    const cv::Point2d normal(d.y / length, -d.x / length);
+    s.samples = std::max(8, int(length / 2));
+    for (int k = 0; k < s.samples; ++k) {
+        double t = 0.06 + 0.88 * (k + 0.5) / s.samples;
+        cv::Point2d p = a + d * t;
+        int x = int(std::lround(p.x)), y = int(std::lround(p.y));
+        if (x < margin || y < margin || x >= gx.cols - margin || y >= gx.rows - margin) continue;
+        ++s.counted;
+        double strongest[2] = {0, 0};
+        for (int off = -1; off <= 1; ++off) {
+            int xx = int(std::lround(p.x + normal.x * off)), yy = int(std::lround(p.y + normal.y * off));
+            double along = -(gx.at<short>(yy, xx) * normal.x + gy.at<short>(yy, xx) * normal.y);
+            strongest[0] = std::max(strongest[0], along);
+            strongest[1] = std::max(strongest[1], -along);
+        }
+        for (int polarity = 0; polarity < 2; ++polarity)
+            if (strongest[polarity] > threshold && strongest[1 - polarity] < threshold * 0.5) ++s.hits[polarity];
+    }
+    return s;
+}
+
 // Gradient support along the four sides: the fraction of samples, per side, where the intensity
 // steps across the side. Sides along or beyond the image border (a page running out of view)
 // count as mostly supported rather than as missing.
@@ -239,41 +275,19 @@ struct Support {
 Support support(const Corners &q, const cv::Mat &gx, const cv::Mat &gy, double threshold, double give_up = 0) {
     Support s;
     double total = 0, weakest = 1;
-    const int margin = 4;
     int cut_sides = 0;
     for (int i = 0; i < 4; ++i) {
-        cv::Point2d a = q[i], b = q[(i + 1) % 4], d = b - a;
-        double length = cv::norm(d);
-        cv::Point2d normal(d.y / length, -d.x / length);  // outward for a clockwise quad
-        int samples = std::max(8, int(length / 2));
         // Each side may step either way: a page can lie on something brighter along one edge.
-        int hits[2] = {0, 0}, counted = 0;
-        for (int k = 0; k < samples; ++k) {
-            double t = 0.06 + 0.88 * (k + 0.5) / samples;
-            cv::Point2d p = a + d * t;
-            int x = int(std::lround(p.x)), y = int(std::lround(p.y));
-            if (x < margin || y < margin || x >= gx.cols - margin || y >= gx.rows - margin) continue;
-            ++counted;
-            double strongest[2] = {0, 0};
-            for (int off = -1; off <= 1; ++off) {  // tolerate a pixel of misplacement at working size
-                int xx = int(std::lround(p.x + normal.x * off)), yy = int(std::lround(p.y + normal.y * off));
-                double along = -(gx.at<short>(yy, xx) * normal.x + gy.at<short>(yy, xx) * normal.y);
-                strongest[0] = std::max(strongest[0], along);
-                strongest[1] = std::max(strongest[1], -along);
-            }
-            // An edge steps one way; text and texture step both ways within a pixel or two.
-            for (int polarity = 0; polarity < 2; ++polarity)
-                if (strongest[polarity] > threshold && strongest[1 - polarity] < threshold * 0.5) ++hits[polarity];
-        }
+        const Stepping side = stepping(q[i], q[(i + 1) % 4], gx, gy, threshold);
         double fraction;
-        if (counted < samples / 2) {
+        if (side.counted < side.samples / 2) {
             // One side out of view is common (a page running off the frame); more than one is
             // more often a shape made of the frame's own edges.
             fraction = cut_sides++ == 0 ? 0.75 : 0.25;
             s.brighter_inside += 1;
         } else {
-            fraction = double(std::max(hits[0], hits[1])) / counted;
-            if (hits[0] >= hits[1]) s.brighter_inside += 1;
+            fraction = side.fraction();
+            if (side.hits[0] >= side.hits[1]) s.brighter_inside += 1;
         }
         s.side[i] = fraction;
         total += fraction;
@@ -282,6 +296,52 @@ Support support(const Corners &q, const cv::Mat &gx, const cv::Mat &gy, double t
     }
     s.score = 0.5 * total / 4 + 0.5 * weakest;
     return s;
+}
+
+// A card's or a page's band printed to its edge (a coloured header, a footer, a strip down one
+// side) is, to the page network, not page: its region and outline stop at the band's inner edge
+// (the evaluation clips' ID cards lost a sixth of their height so). Where a side of the chosen quad
+// has beyond it, from `least` to `reach` of its neighbours' lengths out and past the side's own
+// blurred edge, a parallel edge along three quarters of its length or more, and the two neighbouring
+// sides run on to it (their edges continue through the band), the side moves out to that edge. A
+// desk's or a shadow's edge beyond a page has no page sides running on to it. Raising `reach` takes
+// in deeper bands, and risks a neighbouring object whose sides happen to line up with the page's.
+Corners extended_over_bands(Corners q, const cv::Mat &gx, const cv::Mat &gy, double threshold, double least,
+                            double reach) {
+    const int margin = 4;
+    auto inside = [&](const cv::Point2d &p) {
+        return p.x >= margin && p.y >= margin && p.x < gx.cols - margin && p.y < gx.rows - margin;
+    };
+    for (int i = 0; i < 4; ++i) {
+        const int j = (i + 1) % 4;
+        // Beyond q[i] and q[j], the neighbouring sides run on in their own directions.
+        const cv::Point2d on_i = q[i] - q[(i + 3) % 4], on_j = q[j] - q[(i + 2) % 4];
+        const double longer = std::max(cv::norm(on_i), cv::norm(on_j));
+        if (longer < 1) continue;
+        const int steps = int(reach * longer);  // about a working pixel a step
+        double best = 0, best_at = 0;
+        bool left_the_side = false;  // the side's own edge, blurred, reaches a few pixels out
+        for (int k = int(std::ceil(least * longer)); k <= steps; ++k) {
+            const double at = double(k) / longer;
+            const cv::Point2d a = q[i] + on_i * at, b = q[j] + on_j * at;
+            if (!inside(a) || !inside(b)) break;
+            const double fraction = stepping(a, b, gx, gy, threshold).fraction();
+            left_the_side = left_the_side || fraction < 0.3;
+            if (left_the_side && fraction > best) {
+                best = fraction;
+                best_at = at;
+            }
+        }
+        if (best < 0.75) continue;
+        const cv::Point2d a = q[i] + on_i * best_at, b = q[j] + on_j * best_at;
+        // One neighbour may run on faintly, where the band's end meets something of its own colour.
+        const double run_on_i = stepping(q[i], a, gx, gy, 0.5 * threshold).fraction(),
+                     run_on_j = stepping(b, q[j], gx, gy, 0.5 * threshold).fraction();
+        if (std::max(run_on_i, run_on_j) < 0.75 || std::min(run_on_i, run_on_j) < 0.3) continue;
+        q[i] = a;
+        q[j] = b;
+    }
+    return q;
 }
 
 // Paper is among the brightest things in view: its interior, or at least the margin just inside
@@ -870,6 +930,8 @@ cfocal_status cfocal_detect_quads(const cfocal_image *image, const cfocal_quad_o
                     }
                 }
             }
+            // The network's quad stops at a band printed to the document's edge; its edges do not.
+            if (c.learned) c.corners = extended_over_bands(c.corners, gx, gy, 28, 0.03, 0.3);
             if (o.max_interior_saturation < 1 && !c.learned) {
                 Corners at_full;
                 for (int i = 0; i < 4; ++i) at_full[i] = (c.corners[i] + cv::Point2d(0.5, 0.5)) / scale - cv::Point2d(0.5, 0.5);
