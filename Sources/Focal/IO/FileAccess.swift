@@ -35,11 +35,24 @@ enum FileAccess {
 
     /// Writes bytes under a temporary name beside path, then renames it into place: readers see the
     /// old file or the whole new one, never half of it.
+    ///
+    /// Only a regular file (or a new one) is replaced so. Where path names a device or a pipe
+    /// (`/dev/null`, `/dev/stdout`, a FIFO) the bytes are written into it: a rename would put a file
+    /// in the device's place (as root, over `/dev/null` itself). Where it is a symbolic link, the
+    /// file it points to is replaced and the link stays.
     static func writeAtomically(_ bytes: [UInt8], to path: String, operation: String) throws(FocalError) {
         try requireFolder(of: path, operation: operation)
+        var info = stat()
+        let isStream = stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
+        let target = isStream ? path : linkTarget(of: path) ?? path
         let failure: FocalError? = bytes.withUnsafeBytes { raw in
             do throws(FocalError) {
-                try writeAtomically(raw, to: path, operation: operation)
+                if isStream {
+                    try writeInto(raw, path: path, operation: operation)
+                } else {
+                    let temporary = try writeTemporary(raw, beside: target, operation: operation)
+                    try commit(temporary, to: target, operation: operation)
+                }
                 return nil
             } catch {
                 return error
@@ -48,9 +61,30 @@ enum FileAccess {
         if let failure { throw failure }
     }
 
-    private static func writeAtomically(_ bytes: UnsafeRawBufferPointer, to path: String, operation: String) throws(FocalError) {
-        let temporary = try writeTemporary(bytes, beside: path, operation: operation)
-        try commit(temporary, to: path, operation: operation)
+    /// The existing file a symbolic link at path leads to (nil: path is no link, or leads nowhere).
+    private static func linkTarget(of path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK, let resolved = realpath(path, nil) else {
+            return nil
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Writes bytes into an existing device or pipe, as a shell's `>` does.
+    private static func writeInto(_ bytes: UnsafeRawBufferPointer, path: String, operation: String) throws(FocalError) {
+        let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
+        if fd < 0 { throw error(errno, operation: operation, path: path) }
+        defer { close(fd) }
+        var done = 0
+        while done < bytes.count {
+            let count = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw error(errno, operation: operation, path: path)
+            }
+            done += count
+        }
     }
 
     /// Writes bytes under a hidden temporary name beside path and returns that name; nothing is
