@@ -109,7 +109,7 @@ public final class Detector {
     }
 
     /// What the page network sees in frame: a gray image of its page probability (255 = surely
-    /// page), the frame squeezed to the network's square input (128 at `.low`, 192 at `.high`).
+    /// page), the frame squeezed to the network's square input (160 at `.low`, 192 at `.high`).
     /// Nil for detectors without the page model. For looking at why a page was or was not found.
     public func pageMap(for frame: Frame) throws(FocalError) -> Frame? {
         guard let pageModel else { return nil }
