@@ -301,13 +301,26 @@ Support support(const Corners &q, const cv::Mat &gx, const cv::Mat &gy, double t
 // A card's or a page's band printed to its edge (a coloured header, a footer, a strip down one
 // side) is, to the page network, not page: its region and outline stop at the band's inner edge
 // (the evaluation clips' ID cards lost a sixth of their height so). Where a side of the chosen quad
-// has beyond it, from `least` to `reach` of its neighbours' lengths out and past the side's own
-// blurred edge, a parallel edge along three quarters of its length or more, and the two neighbouring
-// sides run on to it (their edges continue through the band), the side moves out to that edge. A
-// desk's or a shadow's edge beyond a page has no page sides running on to it. Raising `reach` takes
-// in deeper bands, and risks a neighbouring object whose sides happen to line up with the page's.
-Corners extended_over_bands(Corners q, const cv::Mat &gx, const cv::Mat &gy, double threshold, double least,
-                            double reach) {
+// has a parallel edge beyond it and the two neighbouring sides run on through the band to that
+// edge, the side moves out to it. A desk's or a shadow's edge beyond a page has no page sides
+// running on to it.
+struct BandSearch {
+    // Gradient (Sobel of the smoothed working image) that counts as a step, as support() uses.
+    double threshold = 28;
+    // Nearest and farthest the band's outer edge may lie, in neighbouring sides' lengths. Raising
+    // `reach` takes in deeper bands, and risks an object beyond whose sides line up with the page's.
+    double least = 0.03, reach = 0.3;
+    // Of the outer edge's length, the share that must step. Lowering it takes in bands whose edge
+    // meets something of its own shade, and lets text lines or a table's rule pass for an edge.
+    double outer_edge = 0.75;
+    // Of each neighbouring side's run through the band, the share that must step (at half the
+    // threshold): the better of the two, and the worse, where the band's end meets its own colour.
+    double run_on_better = 0.75, run_on_worse = 0.3;
+    // Leaving the side's own edge, blurred over a few pixels, is where the step share falls below this.
+    double left_the_side = 0.3;
+};
+
+Corners extended_over_bands(Corners q, const cv::Mat &gx, const cv::Mat &gy, const BandSearch &b = {}) {
     const int margin = 4;
     auto inside = [&](const cv::Point2d &p) {
         return p.x >= margin && p.y >= margin && p.x < gx.cols - margin && p.y < gx.rows - margin;
@@ -318,28 +331,27 @@ Corners extended_over_bands(Corners q, const cv::Mat &gx, const cv::Mat &gy, dou
         const cv::Point2d on_i = q[i] - q[(i + 3) % 4], on_j = q[j] - q[(i + 2) % 4];
         const double longer = std::max(cv::norm(on_i), cv::norm(on_j));
         if (longer < 1) continue;
-        const int steps = int(reach * longer);  // about a working pixel a step
+        const int steps = int(b.reach * longer);  // about a working pixel a step
         double best = 0, best_at = 0;
-        bool left_the_side = false;  // the side's own edge, blurred, reaches a few pixels out
-        for (int k = int(std::ceil(least * longer)); k <= steps; ++k) {
+        bool left_the_side = false;
+        for (int k = int(std::ceil(b.least * longer)); k <= steps; ++k) {
             const double at = double(k) / longer;
-            const cv::Point2d a = q[i] + on_i * at, b = q[j] + on_j * at;
-            if (!inside(a) || !inside(b)) break;
-            const double fraction = stepping(a, b, gx, gy, threshold).fraction();
-            left_the_side = left_the_side || fraction < 0.3;
+            const cv::Point2d a = q[i] + on_i * at, c = q[j] + on_j * at;
+            if (!inside(a) || !inside(c)) break;
+            const double fraction = stepping(a, c, gx, gy, b.threshold).fraction();
+            left_the_side = left_the_side || fraction < b.left_the_side;
             if (left_the_side && fraction > best) {
                 best = fraction;
                 best_at = at;
             }
         }
-        if (best < 0.75) continue;
-        const cv::Point2d a = q[i] + on_i * best_at, b = q[j] + on_j * best_at;
-        // One neighbour may run on faintly, where the band's end meets something of its own colour.
-        const double run_on_i = stepping(q[i], a, gx, gy, 0.5 * threshold).fraction(),
-                     run_on_j = stepping(b, q[j], gx, gy, 0.5 * threshold).fraction();
-        if (std::max(run_on_i, run_on_j) < 0.75 || std::min(run_on_i, run_on_j) < 0.3) continue;
+        if (best < b.outer_edge) continue;
+        const cv::Point2d a = q[i] + on_i * best_at, c = q[j] + on_j * best_at;
+        const double run_on_i = stepping(q[i], a, gx, gy, 0.5 * b.threshold).fraction(),
+                     run_on_j = stepping(c, q[j], gx, gy, 0.5 * b.threshold).fraction();
+        if (std::max(run_on_i, run_on_j) < b.run_on_better || std::min(run_on_i, run_on_j) < b.run_on_worse) continue;
         q[i] = a;
-        q[j] = b;
+        q[j] = c;
     }
     return q;
 }
@@ -931,7 +943,7 @@ cfocal_status cfocal_detect_quads(const cfocal_image *image, const cfocal_quad_o
                 }
             }
             // The network's quad stops at a band printed to the document's edge; its edges do not.
-            if (c.learned) c.corners = extended_over_bands(c.corners, gx, gy, 28, 0.03, 0.3);
+            if (c.learned) c.corners = extended_over_bands(c.corners, gx, gy);
             if (o.max_interior_saturation < 1 && !c.learned) {
                 Corners at_full;
                 for (int i = 0; i < 4; ++i) at_full[i] = (c.corners[i] + cv::Point2d(0.5, 0.5)) / scale - cv::Point2d(0.5, 0.5);
