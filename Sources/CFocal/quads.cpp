@@ -9,6 +9,8 @@
 //      polarity (the page brighter, or darker, than what surrounds it), weakest side weighted most;
 //   3. the winners are refined at full resolution: edge points found along each side's normal
 //      with sub-pixel peaks, a robust line fitted per side, corners at the lines' intersections.
+// With the page network (Models/page-detector.onnx) its regions and outline give candidates too,
+// and it scores every candidate. QuadSearch, at the end of the file, runs these as named stages.
 #include "internal.hpp"
 
 #include <opencv2/imgproc.hpp>
@@ -780,6 +782,212 @@ void write_quad(const Corners &q, double confidence, cfocal_quad &out) {
     out.confidence = confidence;
 }
 
+// One search for documents in one frame, in named stages: the working image; the page network's
+// candidates; candidates from the image's outlines (and where documents were a frame ago), scored
+// by the network or by their edges; straight-line candidates when nothing convinced; ranking;
+// choosing one per overlapping group; refining at full resolution.
+class QuadSearch {
+public:
+    QuadSearch(const cfocal_image &image, const cfocal_quad_options &o) : image_(image), o_(o) {
+        full_ = gray_of(image);
+        scale_ = std::min(1.0, double(std::max(64, int(o.working_size))) / std::max(full_.cols, full_.rows));
+        if (scale_ < 1) cv::resize(full_, small_, cv::Size(), scale_, scale_, cv::INTER_AREA);
+        else small_ = full_;
+        cv::GaussianBlur(small_, smooth_, cv::Size(5, 5), 0);
+        shorter_ = std::min(small_.cols, small_.rows);
+        min_side_ = std::max(8.0, o.min_size * shorter_);
+        min_area_ = min_side_ * min_side_ * std::max(0.2, o.min_aspect_ratio) * 0.5;
+        cv::Sobel(smooth_, gx_, CV_16S, 1, 0);
+        cv::Sobel(smooth_, gy_, CV_16S, 0, 1);
+        bright_reference_ = percentile(smooth_, 0.98);
+        give_up_ = std::max(0.0, (std::max(0.35, o.min_confidence) - 0.375) / 0.625);
+        // With the page network, every candidate is scored by how much it agrees the quad is a
+        // page: things that only look like pages (screens, windows, boxes) score low, and pages
+        // whose edges are hidden or faint still get a quad from its region. Tracking still
+        // confirms by edges alone.
+        learned_ = o.page_model != nullptr && !o.priors_only;
+    }
+
+    // The network's page regions, and at .high quads on the straight stretches of its outline.
+    void network_candidates() {
+        if (!learned_) return;
+        view_ = network_view(o_.page_model_tiles ? page_maps_tiled(o_.page_model, image_, o_.page_model_input)
+                                                 : page_maps(o_.page_model, image_, o_.page_model_input),
+                             small_.size());
+        for (const auto &q : network_quads(view_, min_area_))
+            if (acceptable(q)) candidates_.push_back({q, network_agreement(q, view_), true, true});
+        // Where a page's region leaks into a pale desk or a shadow, its hull takes the leak in,
+        // while the outline still runs straight along the page's side (on the phone photos, the
+        // white page on a white desk, the receipt on one and the card whose side meets a shadow:
+        // 0.80, 0.93 and 0.90 → 0.98, 0.99 and 0.99 at .high; at .low, where the map is coarser,
+        // nothing gained).
+        if (!o_.page_outline_lines) return;
+        std::vector<Corners> lined;
+        quads_from_lines(outline_lines(view_, min_side_, 8), min_side_, small_.size(), lined);
+        // Lines also meet in quads the map does not outline, and a page region's agreement can
+        // still be high: on a white receipt scanned on white (SROIE 297), sides along its text,
+        // drawn 0.32, agreement 0.80, and the text on that quad's flattened page cut at its side.
+        // The phone photos' chosen quads are drawn 0.52 (the held card, fingers over a side) to 0.93.
+        for (const auto &q : lined)
+            if (acceptable(q) && drawn_outline(q, view_) >= 0.4) candidates_.push_back({q, network_agreement(q, view_), true, true});
+    }
+
+    // Brightness thresholds and closed edge maps (skipped by a tracker confirming known documents,
+    // priors_only), and where documents were a frame ago; scored by the network where there is one.
+    void outline_candidates() {
+        std::vector<Corners> quads;
+        if (!o_.priors_only) {
+            cv::Mat binary, edges;
+            double otsu = cv::threshold(smooth_, binary, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+            quads_from_mask(binary, min_area_, quads);
+            cv::Mat kernel = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
+            for (double high : {otsu, otsu * 0.5}) {
+                cv::Canny(smooth_, edges, high * 0.5, high);
+                if (high == otsu) strong_edges_ = edges.clone();
+                cv::dilate(edges, edges, kernel);
+                quads_from_mask(edges, min_area_, quads);
+            }
+            // Pages are usually the brightest large thing in view: threshold high in the histogram too.
+            cv::threshold(smooth_, binary, std::min(250.0, otsu + (255 - otsu) * 0.35), 255, cv::THRESH_BINARY);
+            cv::morphologyEx(binary, binary, cv::MORPH_OPEN, kernel);
+            quads_from_mask(binary, min_area_, quads);
+        }
+        for (int i = 0; o_.priors != nullptr && i < o_.prior_count; ++i) {
+            Corners q;
+            for (int k = 0; k < 4; ++k)
+                q[k] = (cv::Point2d(o_.priors[i].x[k], o_.priors[i].y[k]) + cv::Point2d(0.5, 0.5)) * scale_ - cv::Point2d(0.5, 0.5);
+            quads.push_back(q);
+        }
+        if (!learned_) {
+            score_by_edges(quads);
+            return;
+        }
+        // A quad whose edges are clear and paper-like keeps the edges' score where the network half
+        // agrees: in blur or at a size the network sees poorly, the edges still find the page, and
+        // the network still vetoes what is not one.
+        for (const auto &q : quads) {
+            if (!acceptable(q)) continue;
+            double agreement = network_agreement(q, view_);
+            // Below half the minimum the edges could not lift it to the minimum: skip their score.
+            if (agreement < 0.5 * o_.min_confidence) continue;
+            double score = std::max(agreement, edge_score(q) * std::min(1.0, agreement / 0.5));
+            candidates_.push_back({q, score, true, false});
+        }
+    }
+
+    // Pages whose outline merges with other edges in every map still have straight sides. Without
+    // the network only, and only when no outline convinced: the search costs more than the rest.
+    void line_candidates() {
+        if (o_.priors_only || learned_) return;
+        double best = 0;
+        for (const auto &c : candidates_) best = std::max(best, c.score);
+        if (best >= 0.85) return;
+        std::vector<Corners> quads;
+        quads_from_lines(long_lines(strong_edges_, min_side_, o_.working_size > 400 ? 14 : 10), min_side_, small_.size(), quads);
+        score_by_edges(quads);
+    }
+
+    // Among quads the network agrees on about equally, the one whose sides lie on real edges wins:
+    // the network's map is only a few pixels precise, the image's edges are precise.
+    void rank() {
+        for (auto &c : candidates_)
+            c.rank = c.learned && c.score >= o_.min_confidence ? c.score * (0.8 + 0.2 * support(c.corners, gx_, gy_, 28).score)
+                                                                : c.score;
+        std::sort(candidates_.begin(), candidates_.end(), [](const Candidate &a, const Candidate &b) { return a.rank > b.rank; });
+    }
+
+    // The best of each overlapping group, at most `limit`, in rank order.
+    std::vector<Candidate> choose(int limit) const {
+        std::vector<Candidate> kept;
+        for (auto c : candidates_) {
+            if (int(kept.size()) >= limit) break;
+            if (c.score < o_.min_confidence) continue;
+            c = enclosing(c);
+            // The network's quad stops at a band printed to the document's edge; its edges do not.
+            if (c.learned) c.corners = extended_over_bands(c.corners, gx_, gy_);
+            if (o_.max_interior_saturation < 1 && !c.learned &&
+                interior_saturation(at_full(c.corners), image_) > o_.max_interior_saturation)
+                continue;
+            bool overlaps = false;
+            for (const auto &k : kept)
+                if (iou(k.corners, c.corners) > 0.3) overlaps = true;
+            if (!overlaps) kept.push_back(c);
+        }
+        return kept;
+    }
+
+    // Each chosen quad at full resolution, its sides moved onto the image's edges where they show.
+    void report(const std::vector<Candidate> &kept, cfocal_quad *out, int32_t *count) const {
+        for (const auto &k : kept) {
+            Corners q = at_full(k.corners);
+            // Candidates are only as precise as the working image (the network's, a network cell):
+            // search wide first, then fit again narrowly around the edges found. Where a side shows
+            // no edge, the quad stays as found.
+            double first = k.coarse ? std::max(4.0, 1.2 * std::max(full_.cols, full_.rows) / double(o_.page_model_input))
+                                    : std::max(4.0, 2.5 / scale_);
+            if (o_.refine) q = refine(refine(q, full_, first), full_, 2.5);
+            write_quad(q, std::min(1.0, k.score), out[*count]);
+            *count += 1;
+        }
+    }
+
+private:
+    bool acceptable(const Corners &q) const { return acceptable_shape(q, o_, shorter_, small_.size()); }
+
+    Corners at_full(const Corners &q) const {
+        Corners out;
+        for (int i = 0; i < 4; ++i) out[i] = (q[i] + cv::Point2d(0.5, 0.5)) / scale_ - cv::Point2d(0.5, 0.5);
+        return out;
+    }
+
+    // The edges' own score for a quad (0 when it is no paper-like shape).
+    double edge_score(const Corners &q) const {
+        Support s = support(q, gx_, gy_, 28, give_up_);
+        // A text block or a figure is darker inside than around it on every side; a page is
+        // brighter than what it lies on along most of its outline.
+        if (s.score < 0.35 || s.brighter_inside < 3) return 0.0;
+        double brightness = interior_brightness(q, smooth_, bright_reference_);
+        if (brightness < o_.min_interior_brightness) return 0.0;
+        // Grey shapes need clearer edges than paper-white ones to count as documents.
+        double paper = std::min(1.0, std::max(0.0, (brightness - o_.min_interior_brightness) / 0.2));
+        return s.score * (0.85 + 0.15 * paper);
+    }
+
+    void score_by_edges(const std::vector<Corners> &quads) {
+        for (const auto &q : quads) {
+            if (!acceptable(q)) continue;
+            double score = edge_score(q);
+            if (score > 0) candidates_.push_back({q, score});
+        }
+    }
+
+    // A document's outline, not a figure or photo printed inside it: an enclosing candidate that
+    // scores nearly as well (within 0.08) takes c's place, and so on outwards.
+    Candidate enclosing(Candidate c) const {
+        for (bool moved = true; moved;) {
+            moved = false;
+            for (const auto &d : candidates_) {
+                double a = area(c.corners), b = area(d.corners);
+                if (b > 1.25 * a && d.score >= std::max(o_.min_confidence, c.score - 0.08) &&
+                    iou(c.corners, d.corners) * (a + b) / (1 + iou(c.corners, d.corners)) > 0.97 * a) {
+                    c = d;
+                    moved = true;
+                    break;
+                }
+            }
+        }
+        return c;
+    }
+
+    const cfocal_image &image_;
+    const cfocal_quad_options &o_;
+    cv::Mat full_, small_, smooth_, gx_, gy_, strong_edges_;
+    double scale_ = 1, shorter_ = 0, min_side_ = 0, min_area_ = 0, bright_reference_ = 0, give_up_ = 0;
+    bool learned_ = false;
+    NetworkView view_;
+    std::vector<Candidate> candidates_;
+};
+
 }  // namespace
 
 extern "C" {
@@ -791,182 +999,12 @@ cfocal_status cfocal_detect_quads(const cfocal_image *image, const cfocal_quad_o
         if (options == nullptr || out == nullptr || count == nullptr)
             fail(CFOCAL_ERR_INVALID_ARGUMENT, "detect rectangles: missing argument");
         *count = 0;
-        const cfocal_quad_options &o = *options;
-        cv::Mat full = gray_of(*image);
-        double scale = std::min(1.0, double(std::max(64, int(o.working_size))) / std::max(full.cols, full.rows));
-        cv::Mat small;
-        if (scale < 1) cv::resize(full, small, cv::Size(), scale, scale, cv::INTER_AREA);
-        else small = full;
-        cv::Mat smooth;
-        cv::GaussianBlur(small, smooth, cv::Size(5, 5), 0);
-
-        double shorter = std::min(small.cols, small.rows);
-        double min_side = std::max(8.0, o.min_size * shorter);
-        double min_area = min_side * min_side * std::max(0.2, o.min_aspect_ratio) * 0.5;
-
-        cv::Mat gx, gy;
-        cv::Sobel(smooth, gx, CV_16S, 1, 0);
-        cv::Sobel(smooth, gy, CV_16S, 0, 1);
-        double bright_reference = percentile(smooth, 0.98);
-        double give_up = std::max(0.0, (std::max(0.35, o.min_confidence) - 0.375) / 0.625);
-        std::vector<Candidate> candidates;
-        // The edges' own score for a quad (0 when it is no paper-like shape).
-        auto edge_score = [&](const Corners &q) {
-            Support s = support(q, gx, gy, 28, give_up);
-            // A text block or a figure is darker inside than around it on every side; a page is
-            // brighter than what it lies on along most of its outline.
-            if (s.score < 0.35 || s.brighter_inside < 3) return 0.0;
-            double brightness = interior_brightness(q, smooth, bright_reference);
-            if (brightness < o.min_interior_brightness) return 0.0;
-            // Grey shapes need clearer edges than paper-white ones to count as documents.
-            double paper = std::min(1.0, std::max(0.0, (brightness - o.min_interior_brightness) / 0.2));
-            return s.score * (0.85 + 0.15 * paper);
-        };
-        auto score_all = [&](const std::vector<Corners> &quads) {
-            for (const auto &q : quads) {
-                if (!acceptable_shape(q, o, shorter, small.size())) continue;
-                double score = edge_score(q);
-                if (score > 0) candidates.push_back({q, score});
-            }
-        };
-        auto best_score = [&] {
-            double best = 0;
-            for (const auto &c : candidates) best = std::max(best, c.score);
-            return best;
-        };
-
-        // Candidates from outlines: brightness thresholds and closed edge maps, and where documents
-        // were a frame ago. A tracker confirming known documents skips the search (priors_only).
-        std::vector<Corners> quads;
-        cv::Mat binary, edges, strong_edges;
-        // With the page network, its own regions are candidates too, and every candidate, from
-        // them and from the edge maps alike, is scored by how much the network agrees it is a page:
-        // things that only look like pages (screens, windows, boxes) score low, and pages whose
-        // edges are hidden or faint still get a quad from the network's region. Edges give the
-        // precise quads where they are visible. Tracking still confirms by edges alone.
-        const bool learned = o.page_model != nullptr && !o.priors_only;
-        NetworkView view;
-        if (learned) {
-            view = network_view(o.page_model_tiles ? page_maps_tiled(o.page_model, *image, o.page_model_input)
-                                                    : page_maps(o.page_model, *image, o.page_model_input),
-                                small.size());
-            for (const auto &q : network_quads(view, min_area))
-                if (acceptable_shape(q, o, shorter, small.size())) candidates.push_back({q, network_agreement(q, view), true, true});
-            // And quads on the straight stretches of its outline: where a page's region leaks into
-            // a pale desk or a shadow, its hull takes the leak in, while the outline still runs
-            // straight along the page's side (on the phone photos, the white page on a white desk,
-            // the receipt on one and the card whose side meets a shadow: 0.80, 0.93 and 0.90 →
-            // 0.98, 0.99 and 0.99 at .high; at .low, where the map is coarser, nothing gained).
-            if (o.page_outline_lines) {
-                std::vector<Corners> lined;
-                quads_from_lines(outline_lines(view, min_side, 8), min_side, small.size(), lined);
-                // Lines also meet in quads the map does not outline, and a page region's agreement
-                // can still be high: on a white receipt scanned on white (SROIE 297), sides along
-                // its text, drawn 0.32, agreement 0.80, and the text on that quad's flattened page
-                // cut at its side. The phone photos' chosen quads are drawn 0.52 (the held card,
-                // fingers over a side) to 0.93.
-                for (const auto &q : lined)
-                    if (acceptable_shape(q, o, shorter, small.size()) && drawn_outline(q, view) >= 0.4)
-                        candidates.push_back({q, network_agreement(q, view), true, true});
-            }
-        }
-        if (!o.priors_only) {
-        double otsu = cv::threshold(smooth, binary, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
-        quads_from_mask(binary, min_area, quads);
-        cv::Mat kernel = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
-        for (double high : {otsu, otsu * 0.5}) {
-            cv::Canny(smooth, edges, high * 0.5, high);
-            if (high == otsu) strong_edges = edges.clone();
-            cv::dilate(edges, edges, kernel);
-            quads_from_mask(edges, min_area, quads);
-        }
-        // Pages are usually the brightest large thing in view: threshold high in the histogram too.
-        cv::threshold(smooth, binary, std::min(250.0, otsu + (255 - otsu) * 0.35), 255, cv::THRESH_BINARY);
-        cv::morphologyEx(binary, binary, cv::MORPH_OPEN, kernel);
-        quads_from_mask(binary, min_area, quads);
-        }
-        for (int i = 0; options->priors != nullptr && i < options->prior_count; ++i) {
-            Corners q;
-            for (int k = 0; k < 4; ++k)
-                q[k] = (cv::Point2d(options->priors[i].x[k], options->priors[i].y[k]) + cv::Point2d(0.5, 0.5)) * scale -
-                       cv::Point2d(0.5, 0.5);
-            quads.push_back(q);
-        }
-        if (learned) {
-            // A quad whose edges are clear and paper-like keeps the edges' score where the network
-            // half agrees: in blur or at a size the network sees poorly, the edges still find the
-            // page, and the network still vetoes what is not one.
-            for (const auto &q : quads) {
-                if (!acceptable_shape(q, o, shorter, small.size())) continue;
-                double agreement = network_agreement(q, view);
-                // Below half the minimum the edges could not lift it to the minimum: skip their score.
-                if (agreement < 0.5 * o.min_confidence) continue;
-                double score = std::max(agreement, edge_score(q) * std::min(1.0, agreement / 0.5));
-                candidates.push_back({q, score, true, false});
-            }
-        } else {
-            score_all(quads);
-        }
-
-        // Pages whose outline merges with other edges in every map still have straight sides. The
-        // line search costs more than everything above, so it runs only when no outline convinced.
-        if (!o.priors_only && !learned && best_score() < 0.85) {
-            quads.clear();
-            quads_from_lines(long_lines(strong_edges, min_side, o.working_size > 400 ? 14 : 10), min_side, small.size(), quads);
-            score_all(quads);
-        }
-        // Among quads the network agrees on about equally, the one whose sides lie on real edges
-        // wins: the network's map is only a few pixels precise, the image's edges are precise.
-        for (auto &c : candidates)
-            c.rank = c.learned && c.score >= o.min_confidence ? c.score * (0.8 + 0.2 * support(c.corners, gx, gy, 28).score)
-                                                               : c.score;
-        std::sort(candidates.begin(), candidates.end(), [](const Candidate &a, const Candidate &b) { return a.rank > b.rank; });
-
-        // Keep the best of each overlapping group, refine at full resolution, report.
-        std::vector<Candidate> kept;
-        int limit = std::max(0, std::min(int(capacity), int(o.max_results)));
-        for (auto c : candidates) {
-            if (int(kept.size()) >= limit) break;
-            if (c.score < o.min_confidence) continue;
-            // A document's outline, not a figure or photo printed inside it: prefer an enclosing
-            // candidate that scores nearly as well.
-            for (bool moved = true; moved;) {
-                moved = false;
-                for (const auto &d : candidates) {
-                    double a = area(c.corners), b = area(d.corners);
-                    if (b > 1.25 * a && d.score >= std::max(o.min_confidence, c.score - 0.08) &&
-                        iou(c.corners, d.corners) * (a + b) / (1 + iou(c.corners, d.corners)) > 0.97 * a) {
-                        c = d;
-                        moved = true;
-                        break;
-                    }
-                }
-            }
-            // The network's quad stops at a band printed to the document's edge; its edges do not.
-            if (c.learned) c.corners = extended_over_bands(c.corners, gx, gy);
-            if (o.max_interior_saturation < 1 && !c.learned) {
-                Corners at_full;
-                for (int i = 0; i < 4; ++i) at_full[i] = (c.corners[i] + cv::Point2d(0.5, 0.5)) / scale - cv::Point2d(0.5, 0.5);
-                if (interior_saturation(at_full, *image) > o.max_interior_saturation) continue;
-            }
-            bool overlaps = false;
-            for (const auto &k : kept)
-                if (iou(k.corners, c.corners) > 0.3) overlaps = true;
-            if (overlaps) continue;
-            kept.push_back(c);
-        }
-        for (const auto &k : kept) {
-            Corners q;
-            for (int i = 0; i < 4; ++i) q[i] = (k.corners[i] + cv::Point2d(0.5, 0.5)) / scale - cv::Point2d(0.5, 0.5);
-            // Candidates are only as precise as the working image (the network's, a network cell):
-            // search wide first, then fit again narrowly around the edges found. Where a side shows
-            // no edge, the quad stays as found.
-            double first = k.coarse ? std::max(4.0, 1.2 * std::max(full.cols, full.rows) / double(o.page_model_input))
-                                     : std::max(4.0, 2.5 / scale);
-            if (o.refine) q = refine(refine(q, full, first), full, 2.5);
-            write_quad(q, std::min(1.0, k.score), out[*count]);
-            *count += 1;
-        }
+        QuadSearch search(*image, *options);
+        search.network_candidates();
+        search.outline_candidates();
+        search.line_candidates();
+        search.rank();
+        search.report(search.choose(std::max(0, std::min(int(capacity), int(options->max_results)))), out, count);
         return CFOCAL_OK;
     });
 }
