@@ -74,7 +74,7 @@ bool intersect(const cv::Point2d &p1, const cv::Point2d &d1, const cv::Point2d &
 }
 
 // Shape tests from the options: size, aspect ratio, interior angles.
-bool on_border(const cv::Point2d &a, const cv::Point2d &b, cv::Size size);
+bool on_border(const cv::Point2d &a, const cv::Point2d &b, cv::Size size, double margin = 3);
 
 bool acceptable_shape(const Corners &q, const cfocal_quad_options &o, double shorter_image_side, cv::Size size) {
     if (!convex(q)) return false;
@@ -218,11 +218,9 @@ void quads_from_mask(const cv::Mat &mask, double min_area, std::vector<Corners> 
     }
 }
 
-// Gradient support along the four sides: the fraction of samples, per side, where the intensity
-// steps across the side in the expected direction. Sides along the image border (a page running
-// out of view) count as half supported rather than as missing.
-bool on_border(const cv::Point2d &a, const cv::Point2d &b, cv::Size size) {
-    double m = 3;
+// Both ends of a → b within `margin` of the same image border.
+bool on_border(const cv::Point2d &a, const cv::Point2d &b, cv::Size size, double margin) {
+    const double m = margin;
     return (a.x < m && b.x < m) || (a.y < m && b.y < m) || (a.x > size.width - 1 - m && b.x > size.width - 1 - m) ||
            (a.y > size.height - 1 - m && b.y > size.height - 1 - m);
 }
@@ -242,6 +240,21 @@ struct Stepping {
     double fraction() const { return counted > 0 ? double(std::max(hits[0], hits[1])) / counted : 0; }
 };
 
+// Which way the intensity steps across a line with this normal at p, within a pixel either side:
+// 0 not at all (or both ways: text, texture), 1 down from the normal's side, 2 up.
+int step_at(const cv::Point2d &p, const cv::Point2d &normal, const cv::Mat &gx, const cv::Mat &gy, double threshold) {
+    double strongest[2] = {0, 0};
+    for (int off = -1; off <= 1; ++off) {
+        int xx = int(std::lround(p.x + normal.x * off)), yy = int(std::lround(p.y + normal.y * off));
+        double along = -(gx.at<short>(yy, xx) * normal.x + gy.at<short>(yy, xx) * normal.y);
+        strongest[0] = std::max(strongest[0], along);
+        strongest[1] = std::max(strongest[1], -along);
+    }
+    for (int polarity = 0; polarity < 2; ++polarity)
+        if (strongest[polarity] > threshold && strongest[1 - polarity] < threshold * 0.5) return 1 + polarity;
+    return 0;
+}
+
 Stepping stepping(const cv::Point2d &a, const cv::Point2d &b, const cv::Mat &gx, const cv::Mat &gy, double threshold) {
     Stepping s;
     const int margin = 4;
@@ -256,15 +269,7 @@ Stepping stepping(const cv::Point2d &a, const cv::Point2d &b, const cv::Mat &gx,
         int x = int(std::lround(p.x)), y = int(std::lround(p.y));
         if (x < margin || y < margin || x >= gx.cols - margin || y >= gx.rows - margin) continue;
         ++s.counted;
-        double strongest[2] = {0, 0};
-        for (int off = -1; off <= 1; ++off) {
-            int xx = int(std::lround(p.x + normal.x * off)), yy = int(std::lround(p.y + normal.y * off));
-            double along = -(gx.at<short>(yy, xx) * normal.x + gy.at<short>(yy, xx) * normal.y);
-            strongest[0] = std::max(strongest[0], along);
-            strongest[1] = std::max(strongest[1], -along);
-        }
-        for (int polarity = 0; polarity < 2; ++polarity)
-            if (strongest[polarity] > threshold && strongest[1 - polarity] < threshold * 0.5) ++s.hits[polarity];
+        if (int step = step_at(p, normal, gx, gy, threshold)) ++s.hits[step - 1];
     }
     return s;
 }
@@ -358,6 +363,109 @@ Corners extended_over_bands(Corners q, const cv::Mat &gx, const cv::Mat &gy, con
     return q;
 }
 
+// An open book's page, or a page on another, whose region the network joins with what lies beside
+// it out to the frame's border: the chosen quad's side lies on the border and its neighbouring sides
+// run on, edgeless, through the other page (on the phone photos' book, a fifth of the quad's width).
+// Where a neighbour shows no edge from the border up to a point and a clear one from there to its
+// far corner, and the other neighbour agrees, the page ends there: the side moves in, and the quad
+// is fitted again without the other page. A page that really runs out of view keeps its edges up
+// to the border, and stays as it was.
+struct FoldSearch {
+    // Gradient that counts as a step, as support() uses.
+    double threshold = 28;
+    // How near the border a side must lie, in working pixels.
+    double border = 4;
+    // Nearest and farthest the page's end may lie from the border side, in neighbouring sides'
+    // lengths. Raising `reach` lets a page that is a smaller part of the region be cut out of it.
+    double least = 0.05, reach = 0.45;
+    // Of one neighbour's stretch from the border to the cut, the most that may step. Raising it
+    // cuts where the stretch beside the page shows edges too (text lines, a shadow along it).
+    double edgeless = 0.2;
+    // Of its stretch beyond the cut, the least that must step. Lowering it cuts pages whose own
+    // edges are faint, and risks cutting where a hand or a shadow hides a side.
+    double edged = 0.8;
+    // The same for the other neighbour, which may be less clean: a page bends into the gutter, and
+    // the straight side fitted to it leaves its edge there.
+    double other_edgeless = 0.35, other_edged = 0.5;
+    // How much further in the second look, on the sides fitted without the other page, may move
+    // the side, in neighbouring sides' lengths.
+    double settle = 0.1;
+};
+
+// Steps along a → b, a sample a working pixel (see step_at; -1 outside the image).
+std::vector<int> step_profile(const cv::Point2d &a, const cv::Point2d &b, const cv::Mat &gx, const cv::Mat &gy,
+                              double threshold) {
+    const int margin = 4;
+    const cv::Point2d d = b - a;
+    const double length = cv::norm(d);
+    std::vector<int> profile(std::max(1, int(length)), -1);
+    if (length < 1) return profile;
+    const cv::Point2d normal(d.y / length, -d.x / length);
+    for (size_t k = 0; k < profile.size(); ++k) {
+        const cv::Point2d p = a + d * ((k + 0.5) / profile.size());
+        const int x = int(std::lround(p.x)), y = int(std::lround(p.y));
+        if (x >= margin && y >= margin && x < gx.cols - margin && y < gx.rows - margin)
+            profile[k] = step_at(p, normal, gx, gy, threshold);
+    }
+    return profile;
+}
+
+// The share of [from, to) of a profile that steps (the commoner way), among samples in the image.
+double stepping_share(const std::vector<int> &profile, size_t from, size_t to) {
+    int counted = 0, hits[2] = {0, 0};
+    for (size_t k = from; k < to && k < profile.size(); ++k) {
+        if (profile[k] < 0) continue;
+        ++counted;
+        if (profile[k] > 0) ++hits[profile[k] - 1];
+    }
+    return counted > 0 ? double(std::max(hits[0], hits[1])) / counted : 0;
+}
+
+// The side of q lying along the image's border, or -1.
+int side_on_border(const Corners &q, cv::Size size, double margin) {
+    for (int i = 0; i < 4; ++i)
+        if (on_border(q[i], q[(i + 1) % 4], size, margin)) return i;
+    return -1;
+}
+
+// Side i moved along its neighbours to where, between `least` and `reach` of their lengths, they
+// go from no edge to edge; q as it was where they do not.
+Corners cut_where_sides_end(Corners q, int i, double least, double reach, const cv::Mat &gx, const cv::Mat &gy,
+                            const FoldSearch &f = {}) {
+    const int j = (i + 1) % 4;
+    // The neighbours, from side i's ends to their far corners.
+    const cv::Point2d far_i = q[(i + 3) % 4], far_j = q[(j + 1) % 4];
+    const std::vector<int> along_i = step_profile(q[i], far_i, gx, gy, f.threshold),
+                           along_j = step_profile(q[j], far_j, gx, gy, f.threshold);
+    const double longer = double(std::max(along_i.size(), along_j.size()));
+    double fewest_wrong = 0, cut_at = 0;
+    bool found = false;
+    for (int k = int(std::ceil(least * longer)); k <= int(reach * longer); ++k) {
+        const double at = k / longer;
+        const size_t cut_i = size_t(std::lround(at * along_i.size())), cut_j = size_t(std::lround(at * along_j.size()));
+        const double beside_i = stepping_share(along_i, 0, cut_i), beyond_i = stepping_share(along_i, cut_i, along_i.size()),
+                     beside_j = stepping_share(along_j, 0, cut_j), beyond_j = stepping_share(along_j, cut_j, along_j.size());
+        // One neighbour ends cleanly there; the other at least does not run on past it.
+        const bool clean_i = beside_i <= f.edgeless && beyond_i >= f.edged,
+                   clean_j = beside_j <= f.edgeless && beyond_j >= f.edged,
+                   other_i = beside_i <= f.other_edgeless && beyond_i >= f.other_edged,
+                   other_j = beside_j <= f.other_edgeless && beyond_j >= f.other_edged;
+        if (!((clean_i && other_j) || (clean_j && other_i))) continue;
+        // The cut that best splits both into no edge, then edge: the fewest samples on the wrong side.
+        const double wrong = beside_i * cut_i + (1 - beyond_i) * (along_i.size() - cut_i) + beside_j * cut_j +
+                             (1 - beyond_j) * (along_j.size() - cut_j);
+        if (!found || wrong < fewest_wrong) {
+            found = true;
+            fewest_wrong = wrong;
+            cut_at = at;
+        }
+    }
+    if (!found) return q;
+    q[i] += (far_i - q[i]) * cut_at;
+    q[j] += (far_j - q[j]) * cut_at;
+    return q;
+}
+
 // Paper is among the brightest things in view: its interior, or at least the margin just inside
 // its edges (a photo print's white border, a page's margins), against the frame's brightest 2 %.
 double interior_brightness(const Corners &q, const cv::Mat &gray, double reference) {
@@ -406,11 +514,14 @@ double bilinear(const cv::Mat &gray, double x, double y) {
 // off as 1 / distance beyond), the M-estimator of cv::fitLine's DIST_HUBER — which in OpenCV 4.6
 // takes about 130 µs for a side's 120 points (measured here), against a few µs for this loop; a
 // quad's fit calls it eight times. Returns vx, vy, x0, y0 as cv::fitLine does.
-cv::Vec4f robust_line(const std::vector<cv::Point2f> &points) {
-    constexpr double huber = 1.345;
+// A line through points, Huber-weighted. Redescending, the weights then fall to zero beyond a few
+// pixels (Tukey's biweight), so that where two edges meet at an angle (a page's side and the page
+// beside it) the line settles on the one with most of the points instead of between them.
+cv::Vec4f robust_line(const std::vector<cv::Point2f> &points, bool redescending = false) {
+    constexpr double huber = 1.345, tukey = 4.685;
     std::vector<double> weights(points.size(), 1.0);
     cv::Point2d mean, direction(1, 0);
-    for (int iteration = 0; iteration < 8; ++iteration) {
+    auto fit = [&] {
         double total = 0, sxx = 0, sxy = 0, syy = 0;
         mean = {0, 0};
         for (size_t k = 0; k < points.size(); ++k) {
@@ -426,15 +537,28 @@ cv::Vec4f robust_line(const std::vector<cv::Point2f> &points) {
         }
         // The covariance's principal axis: the direction of least squared distance to the line.
         double angle = 0.5 * std::atan2(2 * sxy, sxx - syy);
-        cv::Point2d next(std::cos(angle), std::sin(angle));
+        return cv::Point2d(std::cos(angle), std::sin(angle));
+    };
+    auto distance = [&](size_t k) {
+        cv::Point2d d = cv::Point2d(points[k]) - mean;
+        return std::abs(d.x * direction.y - d.y * direction.x);
+    };
+    for (int iteration = 0; iteration < 8; ++iteration) {
+        cv::Point2d next = fit();
         bool settled = iteration > 0 && std::abs(next.x * direction.y - next.y * direction.x) < 1e-6;
         direction = next;
         if (settled) break;
+        for (size_t k = 0; k < points.size(); ++k) weights[k] = distance(k) <= huber ? 1.0 : huber / distance(k);
+    }
+    for (int iteration = 0; redescending && iteration < 10; ++iteration) {
+        double total = 0;
         for (size_t k = 0; k < points.size(); ++k) {
-            cv::Point2d d = cv::Point2d(points[k]) - mean;
-            double distance = std::abs(d.x * direction.y - d.y * direction.x);
-            weights[k] = distance <= huber ? 1.0 : huber / distance;
+            const double r = distance(k) / tukey;
+            weights[k] = r < 1 ? (1 - r * r) * (1 - r * r) : 0;
+            total += weights[k];
         }
+        if (total < 3) break;
+        direction = fit();
     }
     return cv::Vec4f(float(direction.x), float(direction.y), float(mean.x), float(mean.y));
 }
@@ -453,7 +577,9 @@ bool corners_of(const std::array<cv::Vec4f, 4> &lines, Corners &out) {
 
 // Moves each side onto the strongest edge near it in the full-resolution image and intersects
 // the fitted lines. Falls back to the unrefined corners when a side finds too little edge.
-Corners refine(const Corners &q, const cv::Mat &gray, double radius) {
+// With keep_edgeless, a side that shows no edge stays where it is and the others are still fitted;
+// without, the quad stays as it was.
+Corners refine(const Corners &q, const cv::Mat &gray, double radius, bool keep_edgeless = false, bool redescending = false) {
     std::array<cv::Vec4f, 4> lines;
     for (int i = 0; i < 4; ++i) {
         cv::Point2d a = q[i], b = q[(i + 1) % 4], d = b - a;
@@ -487,8 +613,12 @@ Corners refine(const Corners &q, const cv::Mat &gray, double radius) {
             cv::Point2d edge = p + normal * (best - steps - 1 + offset);
             points.emplace_back(float(edge.x), float(edge.y));
         }
-        if (int(points.size()) < std::max(6, samples / 4)) return q;
-        lines[i] = robust_line(points);
+        if (int(points.size()) < std::max(6, samples / 4)) {
+            if (!keep_edgeless) return q;
+            lines[i] = cv::Vec4f(float(d.x / length), float(d.y / length), float(a.x), float(a.y));
+            continue;
+        }
+        lines[i] = robust_line(points, redescending);
     }
     Corners out;
     if (!corners_of(lines, out)) return q;
@@ -926,6 +1056,8 @@ public:
             double first = k.coarse ? std::max(4.0, 1.2 * std::max(full_.cols, full_.rows) / double(o_.page_model_input))
                                     : std::max(4.0, 2.5 / scale_);
             if (o_.refine) q = refine(refine(q, full_, first), full_, 2.5);
+            // Nor at a book's gutter, where the page beside it runs on out of view.
+            if (k.learned && o_.refine) q = cut_at_gutter(q, first);
             write_quad(q, std::min(1.0, k.score), out[*count]);
             *count += 1;
         }
@@ -933,6 +1065,38 @@ public:
 
 private:
     bool acceptable(const Corners &q) const { return acceptable_shape(q, o_, shorter_, small_.size()); }
+
+    // A refined quad (full resolution) with its side along the border moved in to where its
+    // neighbours' edges begin, and refined again. Judged on the refined sides, as the network's
+    // are only a few working pixels precise; then judged again on the sides fitted without the
+    // other page, which are straighter still near the gutter.
+    Corners cut_at_gutter(const Corners &refined, double radius) const {
+        const FoldSearch fold;
+        const int side = side_on_border(at_working(refined), small_.size(), fold.border);
+        if (side < 0) return refined;
+        // Fitted again, each side on the edge with most of its points; searched wide, as a side
+        // fitted between two edges can lie well off both at its ends.
+        const double wide = std::max(radius, 0.02 * std::max(full_.cols, full_.rows));
+        Corners q = refine(refine(refined, full_, wide, true, true), full_, 2.5, true, true);
+        bool cut_once = false;
+        for (double least : {fold.least, 0.0}) {
+            const Corners working = at_working(q);
+            const Corners cut = cut_where_sides_end(working, side, least, least > 0 ? fold.reach : fold.settle, gx_, gy_);
+            if (cut == working) break;
+            cut_once = true;
+            const Corners moved = at_full(cut);
+            q[side] = moved[side];
+            q[(side + 1) % 4] = moved[(side + 1) % 4];
+            q = refine(refine(q, full_, radius, true, true), full_, 2.5, true, true);
+        }
+        return cut_once ? q : refined;
+    }
+
+    Corners at_working(const Corners &q) const {
+        Corners out;
+        for (int i = 0; i < 4; ++i) out[i] = (q[i] + cv::Point2d(0.5, 0.5)) * scale_ - cv::Point2d(0.5, 0.5);
+        return out;
+    }
 
     Corners at_full(const Corners &q) const {
         Corners out;
