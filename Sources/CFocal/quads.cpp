@@ -390,6 +390,10 @@ struct FoldSearch {
     // How much further in the second look, on the sides fitted without the other page, may move
     // the side, in neighbouring sides' lengths.
     double settle = 0.1;
+    // Farthest a neighbour that follows no edge may be turned about (a point near) its far corner
+    // to find the page's own side, in degrees. A side fitted from the page's corner to the frame's,
+    // across the page beside it, can be this far off; raising it lets text lines pass for a side.
+    double swing = 20;
 };
 
 // Steps along a → b, a sample a working pixel (see step_at; -1 outside the image).
@@ -421,11 +425,62 @@ double stepping_share(const std::vector<int> &profile, size_t from, size_t to) {
     return counted > 0 ? double(std::max(hits[0], hits[1])) / counted : 0;
 }
 
-// The side of q lying along the image's border, or -1.
+// The one side of q lying along the image's border; -1 when none does, or more than one (a page
+// filling the frame, whose neighbouring sides are not in view).
 int side_on_border(const Corners &q, cv::Size size, double margin) {
-    for (int i = 0; i < 4; ++i)
-        if (on_border(q[i], q[(i + 1) % 4], size, margin)) return i;
-    return -1;
+    int side = -1;
+    for (int i = 0; i < 4; ++i) {
+        if (!on_border(q[i], q[(i + 1) % 4], size, margin)) continue;
+        if (side >= 0) return -1;
+        side = i;
+    }
+    return side;
+}
+
+// A neighbour of a side on the border, q[near] to q[far], moved onto the edge that steps along
+// most of its stretch surely on the page (the part beyond `reach`): turned by up to `swing` about a
+// point slid up to `slide` along the side opposite the border, which meets it at q[far]. Its ends
+// then lie where it meets the border side's line and the opposite side's. q as it was when the
+// neighbour already follows an edge there, or no such line finds one.
+Corners turned_onto_edge(Corners q, int near, int far, int border_side, double slide, const cv::Mat &gx,
+                         const cv::Mat &gy, const FoldSearch &f = {}) {
+    const cv::Point2d d = q[near] - q[far];
+    auto share_along = [&](const cv::Point2d &from, const cv::Point2d &direction) {
+        const std::vector<int> profile = step_profile(from, from + direction * (1 - f.reach), gx, gy, f.threshold);
+        // Not the first few samples, where the far corner's other side steps too.
+        return stepping_share(profile, profile.size() / 20, profile.size());
+    };
+    if (share_along(q[far], d) >= f.other_edged) return q;
+    const int opposite = (border_side + 2) % 4;
+    const cv::Point2d across = q[(opposite + 1) % 4] - q[opposite];
+    const cv::Point2d along_opposite = across / std::max(1e-9, cv::norm(across));
+    double best = 0, best_cost = 0;
+    cv::Point2d best_pivot = q[far], best_direction = d;
+    for (double offset = -slide; offset <= slide + 1e-9; offset += 1) {
+        const cv::Point2d pivot = q[far] + along_opposite * offset;
+        for (double degrees = -f.swing; degrees <= f.swing + 1e-9; degrees += 0.5) {
+            const double a = degrees * CV_PI / 180, c = std::cos(a), s = std::sin(a);
+            const cv::Point2d direction(c * d.x - s * d.y, s * d.x + c * d.y);
+            const double share = share_along(pivot, direction);
+            // Of lines stepping as much, the nearest to the neighbour as fitted.
+            const double cost = std::abs(offset) / std::max(1.0, slide) + std::abs(degrees) / f.swing;
+            if (share > best + 1e-9 || (std::abs(share - best) <= 1e-9 && cost < best_cost)) {
+                best = share;
+                best_cost = cost;
+                best_pivot = pivot;
+                best_direction = direction;
+            }
+        }
+    }
+    if (best < f.edged) return q;
+    cv::Point2d near_end, far_end;
+    const cv::Point2d border = q[(border_side + 1) % 4] - q[border_side];
+    if (!intersect(best_pivot, best_direction, q[border_side], border, near_end) ||
+        !intersect(best_pivot, best_direction, q[opposite], across, far_end))
+        return q;
+    q[near] = near_end;
+    q[far] = far_end;
+    return q;
 }
 
 // Side i moved along its neighbours to where, between `least` and `reach` of their lengths, they
@@ -450,11 +505,13 @@ Corners cut_where_sides_end(Corners q, int i, double least, double reach, const 
                    clean_j = beside_j <= f.edgeless && beyond_j >= f.edged,
                    other_i = beside_i <= f.other_edgeless && beyond_i >= f.other_edged,
                    other_j = beside_j <= f.other_edgeless && beyond_j >= f.other_edged;
-        if (!((clean_i && other_j) || (clean_j && other_i))) continue;
-        // The cut that best splits both into no edge, then edge: the fewest samples on the wrong side.
-        const double wrong = beside_i * cut_i + (1 - beyond_i) * (along_i.size() - cut_i) + beside_j * cut_j +
-                             (1 - beyond_j) * (along_j.size() - cut_j);
-        if (!found || wrong < fewest_wrong) {
+        // The cut that best splits the neighbour ending cleanly into no edge, then edge: the fewest
+        // of its samples on the wrong side. Not the other's, whose edge may bend into the gutter
+        // for a stretch before it.
+        const double wrong_i = (beside_i * cut_i + (1 - beyond_i) * (along_i.size() - cut_i)) / along_i.size(),
+                     wrong_j = (beside_j * cut_j + (1 - beyond_j) * (along_j.size() - cut_j)) / along_j.size();
+        for (const double wrong : {clean_i && other_j ? wrong_i : 2.0, clean_j && other_i ? wrong_j : 2.0}) {
+            if (wrong > 1 || (found && wrong >= fewest_wrong)) continue;
             found = true;
             fewest_wrong = wrong;
             cut_at = at;
@@ -1078,6 +1135,17 @@ private:
         // fitted between two edges can lie well off both at its ends.
         const double wide = std::max(radius, 0.02 * std::max(full_.cols, full_.rows));
         Corners q = refine(refine(refined, full_, wide, true, true), full_, 2.5, true, true);
+        // A neighbour fitted across the page beside this one, from the page's corner to the
+        // frame's, is turned onto the page's side first.
+        {
+            // As far as the wide refit may have left the far corner off the page's.
+            const double slide = wide * scale_;
+            const Corners working = at_working(q);
+            Corners turned = turned_onto_edge(working, side, (side + 3) % 4, side, slide, gx_, gy_, fold);
+            turned = turned_onto_edge(turned, (side + 1) % 4, (side + 2) % 4, side, slide, gx_, gy_, fold);
+            // The turn is as precise as the working image; the fit, to a tenth of a pixel.
+            if (turned != working) q = refine(at_full(turned), full_, radius, true, true);
+        }
         bool cut_once = false;
         for (double least : {fold.least, 0.0}) {
             const Corners working = at_working(q);

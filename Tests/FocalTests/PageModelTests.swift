@@ -62,7 +62,8 @@ import Testing
     /// The same photos turned a quarter, a half and three quarters round: a page photographed
     /// sideways or from across the desk is still a page. The network trained only on mirrored
     /// scenes scored 0.880, 0.901 and 0.948 here (a white page on white lost when turned a
-    /// quarter); trained on quarter turns too, 0.949, 0.937 and 0.965.
+    /// quarter); trained on quarter turns too, 0.949, 0.937 and 0.965; with an open book's page cut
+    /// at its gutter, 0.970, 0.964 and 0.991 (the book 0.997 each way round).
     @Test(arguments: [Orientation.right, .down, .left])
     func thePhotosTurnedAreFoundToo(turn: Orientation) throws {
         let detector = try Detector(type: .rectangle)
@@ -90,7 +91,7 @@ import Testing
         }
         let mean = total / Double(stills.count)
         print("real photos turned \(turn), mean Jaccard \(String(format: "%.3f", mean)): \(scores.joined(separator: ", "))")
-        #expect(mean >= 0.92)
+        #expect(mean >= 0.94)
     }
 }
 
@@ -176,16 +177,24 @@ import Testing
     /// An open book on a blue desk, its left-hand page curling away and running out of the frame:
     /// to the network both pages are one region, cut by the frame's border, and nothing steps at
     /// the gutter (the same paper either side). The right-hand page's top and bottom edges end at
-    /// the gutter, and it is the page that is found (the phone photos' book: 0.782 -> 0.997; this scene 0.727 -> 0.967).
-    @Test func theOpenBooksWholePageIsFoundWhereItsEdgesEnd() throws {
+    /// the gutter, and it is the page that is found (the phone photos' book: 0.782 -> 0.997; this
+    /// scene 0.727 -> 0.967). When the left-hand page's bottom edge drops past the frame's corner,
+    /// the region's bottom side is fitted from the page's corner to the frame's edge, across the
+    /// left-hand page, and is first turned onto the page's own bottom edge (0.709 -> 0.935; the
+    /// phone photos' book upside down and turned left, 0.706 -> 0.997). The left-hand page's top
+    /// there meets the page's at a shallow angle, and the two stay within a pixel or two of each
+    /// other for a few pixels beyond the gutter, hence the looser bound.
+    @Test(arguments: [
+        (Point(x: -160, y: -60), Point(x: -160, y: 1000), 0.95), (Point(x: -160, y: 190), Point(x: -160, y: 1140), 0.92),
+    ])
+    func theOpenBooksWholePageIsFoundWhereItsEdgesEnd(curledTopLeft: Point, curledBottomLeft: Point, least: Double) throws {
         let (width, height) = (540, 960)
         let desk = try Frame(width: width, height: height, format: .bgr8, color: Color(red: 0.1, green: 0.12, blue: 0.55))
         let page = Quad(
             topLeft: Point(x: 130, y: 110), topRight: Point(x: 500, y: 92), bottomRight: Point(x: 494, y: 850),
             bottomLeft: Point(x: 128, y: 838))
         let curled = Quad(
-            topLeft: Point(x: -160, y: -60), topRight: page.topLeft, bottomRight: page.bottomLeft,
-            bottomLeft: Point(x: -160, y: 1000))
+            topLeft: curledTopLeft, topRight: page.topLeft, bottomRight: page.bottomLeft, bottomLeft: curledBottomLeft)
         let left = try SyntheticScene(
             background: desk, page: try SyntheticPage(width: 425, height: 550, seed: 11), corners: curled
         )
@@ -196,8 +205,10 @@ import Testing
         let found = try Detector(type: .rectangle).rectangles(in: book.frame)
         try #require(found.count == 1, "\(found.count) rectangles")
         let jaccard = found[0].quad.intersectionOverUnion(with: page)
-        print("open book: Jaccard index \(jaccard), \(found[0].quad.corners)")
-        #expect(jaccard >= 0.95, "Jaccard index \(jaccard): \(found[0].quad.corners)")
+        print(
+            "open book, left-hand page to \(curledTopLeft), \(curledBottomLeft): Jaccard index \(jaccard), \(found[0].quad.corners)"
+        )
+        #expect(jaccard >= least, "Jaccard index \(jaccard): \(found[0].quad.corners)")
     }
 
     @Test func pageLikeThingsWithoutAPageGiveNothing() throws {
