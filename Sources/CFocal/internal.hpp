@@ -104,7 +104,9 @@ struct PageMaps {
     cv::Mat page, outline;
 };
 PageMaps page_maps(cfocal_page_model *model, const cfocal_image &image, int side);
-// The same at the image's own proportions (side along its shorter side), from overlapping squares.
+// The maps at about the image's own proportions (side along its shorter side), in one pass.
+PageMaps page_maps_proportional(cfocal_page_model *model, const cfocal_image &image, int side);
+// The same at the image's own proportions, from overlapping squares and the image squeezed.
 PageMaps page_maps_tiled(cfocal_page_model *model, const cfocal_image &image, int side);
 
 }  // namespace cfocal

@@ -5,26 +5,31 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include <map>
+#include <utility>
+
 using namespace cfocal;
 
 struct cfocal_page_model {
-    cv::dnn::Net net;
     std::string path;
-    int side = 0;  // the input size of the first forward pass; 4.6 keeps its Resize sizes from it
+    int side = 0;  // the shorter side of the first forward pass's input
+    // A network for each input shape: OpenCV 4.6 keeps a network's Resize sizes from its first
+    // forward pass. Inputs come in a few shapes (proportional_size), so a model holds a few.
+    std::map<std::pair<int, int>, cv::dnn::Net> nets;
+    cv::dnn::Net unused;  // read on opening, to check the file; the first shape takes it
 };
 
 namespace cfocal {
 
 namespace {
 
-// The image's pixels inside roi, reduced to side × side BGR, as the network takes them.
-cv::Mat squeezed_input(const cfocal_image &image, const cv::Rect &roi, int side) {
-    // Colour is converted after the reduction, on side × side pixels rather than on the frame
+// The image's pixels inside roi, reduced to size BGR, as the network takes them.
+cv::Mat squeezed_input(const cfocal_image &image, const cv::Rect &roi, cv::Size size) {
+    // Colour is converted after the reduction, on the input's pixels rather than on the frame's
     // (the conversions are affine, so averaging first gives the same colours but for clipping).
-    const cv::Size square(side, side);
     auto squeezed = [&](const cv::Mat &plane) {
         cv::Mat out;
-        cv::resize(plane, out, square, 0, 0, cv::INTER_AREA);
+        cv::resize(plane, out, size, 0, 0, cv::INTER_AREA);
         return out;
     };
     // Halving is the fast case of an area resize (a mean of 2 × 2), while a resize by an uneven
@@ -35,7 +40,7 @@ cv::Mat squeezed_input(const cfocal_image &image, const cv::Rect &roi, int side)
     // in the input (inner-lines-dark-background 0.93 → 0.72 when halved first), which a network
     // trained on both should mend.
     auto halved = [&](cv::Mat plane) {
-        while (plane.cols / 2 >= side && plane.rows / 2 >= side) {
+        while (plane.cols / 2 >= size.width && plane.rows / 2 >= size.height) {
             cv::Mat half;
             cv::resize(plane(cv::Rect(0, 0, plane.cols & ~1, plane.rows & ~1)), half,
                        cv::Size(plane.cols / 2, plane.rows / 2), 0, 0, cv::INTER_AREA);
@@ -64,26 +69,48 @@ cv::Mat squeezed_input(const cfocal_image &image, const cv::Rect &roi, int side)
     return input;
 }
 
-PageMaps forward(cfocal_page_model *model, const cv::Mat &input, int side) {
-    model->net.setInput(cv::dnn::blobFromImage(input, 1.0, cv::Size(side, side), cv::Scalar(), false, false));
-    cv::Mat output = model->net.forward();
-    model->side = side;
+cv::dnn::Net &network_for(cfocal_page_model *model, cv::Size size) {
+    const auto key = std::make_pair(size.width, size.height);
+    auto found = model->nets.find(key);
+    if (found != model->nets.end()) return found->second;
+    cv::dnn::Net net = model->unused.empty() ? read_onnx(model->path.c_str(), "page model") : model->unused;
+    model->unused = cv::dnn::Net();
+    return model->nets.emplace(key, net).first->second;
+}
+
+PageMaps forward(cfocal_page_model *model, const cv::Mat &input) {
+    const cv::Size size = input.size();
+    cv::dnn::Net &net = network_for(model, size);
+    net.setInput(cv::dnn::blobFromImage(input, 1.0, size, cv::Scalar(), false, false));
+    cv::Mat output = net.forward();
+    model->side = std::min(size.width, size.height);
     // The maps come at the input's size or a whole fraction of it (a network with a head at half
     // resolution); smaller ones are interpolated to the input's size, as such a network is trained.
     int rows = output.dims == 4 ? output.size[2] : 0, cols = output.dims == 4 ? output.size[3] : 0;
-    if (output.dims != 4 || output.size[0] != 1 || output.size[1] != 2 || rows != cols || rows < 8 || side % rows != 0)
+    if (output.dims != 4 || output.size[0] != 1 || output.size[1] != 2 || rows < 8 || cols < 8 ||
+        size.height % rows != 0 || size.width % cols != 0 || size.height / rows != size.width / cols)
         fail(CFOCAL_ERR_UNSUPPORTED, "find pages with the model '" + model->path +
-                                         "': the network's output is not two square maps of the input's size or a fraction of it");
+                                         "': the network's output is not two maps of the input's size or a fraction of it");
     PageMaps maps;
     cv::Mat page(rows, cols, CV_32F, output.ptr<float>(0, 0)), outline(rows, cols, CV_32F, output.ptr<float>(0, 1));
-    if (rows == side) {
+    if (rows == size.height) {
         maps.page = page.clone();
         maps.outline = outline.clone();
     } else {
-        cv::resize(page, maps.page, cv::Size(side, side), 0, 0, cv::INTER_LINEAR);
-        cv::resize(outline, maps.outline, cv::Size(side, side), 0, 0, cv::INTER_LINEAR);
+        cv::resize(page, maps.page, size, 0, 0, cv::INTER_LINEAR);
+        cv::resize(outline, maps.outline, size, 0, 0, cv::INTER_LINEAR);
     }
     return maps;
+}
+
+// The input for an image at about its own proportions, side along its shorter side: the longer
+// side fitted to 4:3 or 16:9 (a multiple of 32 near it), or side too for a nearly square image, so
+// that a model needs a few networks, not one for each shape of photo.
+cv::Size proportional_size(int width, int height, int side) {
+    const double ratio = double(std::max(width, height)) / std::min(width, height);
+    const double kept = ratio < 1.2 ? 1.0 : ratio < 1.55 ? 4.0 / 3 : 16.0 / 9;
+    const int length = 32 * int(std::lround(side * kept / 32));
+    return width >= height ? cv::Size(length, side) : cv::Size(side, length);
 }
 
 void check_side(const cfocal_page_model *model, int side) {
@@ -97,7 +124,16 @@ void check_side(const cfocal_page_model *model, int side) {
 PageMaps page_maps(cfocal_page_model *model, const cfocal_image &image, int side) {
     check_side(model, side);
     // Squeezed to a square, as the network was trained: a 16:9 frame keeps its whole field of view.
-    return forward(model, squeezed_input(image, cv::Rect(0, 0, image.width, image.height), side), side);
+    return forward(model, squeezed_input(image, cv::Rect(0, 0, image.width, image.height), cv::Size(side, side)));
+}
+
+PageMaps page_maps_proportional(cfocal_page_model *model, const cfocal_image &image, int side) {
+    check_side(model, side);
+    // A portrait phone photo squeezed to a square is half its height: a card held up in it is a
+    // strip a few cells high (the phone photos' card held by a hand: 0.75 at .low squeezed, 1.00
+    // at its own proportions), and a small card in a 16:9 frame loses half its width.
+    const cv::Size size = proportional_size(image.width, image.height, side);
+    return forward(model, squeezed_input(image, cv::Rect(0, 0, image.width, image.height), size));
 }
 
 PageMaps page_maps_tiled(cfocal_page_model *model, const cfocal_image &image, int side) {
@@ -120,7 +156,7 @@ PageMaps page_maps_tiled(cfocal_page_model *model, const cfocal_image &image, in
         const int offset = std::min(length - side, int(std::lround(double(at) * side / shorter)));
         cv::Rect tile = wide ? cv::Rect(at, 0, shorter, shorter) : cv::Rect(0, at, shorter, shorter);
         cv::Rect cell = wide ? cv::Rect(offset, 0, side, side) : cv::Rect(0, offset, side, side);
-        PageMaps maps = forward(model, squeezed_input(image, tile, side), side);
+        PageMaps maps = forward(model, squeezed_input(image, tile, cv::Size(side, side)));
         page(cell) += maps.page;
         outline(cell) += maps.outline;
         weight(cell) += 1.0;
@@ -149,7 +185,7 @@ cfocal_status cfocal_page_model_open(const char *path, cfocal_page_model **out) 
         *out = nullptr;
         auto model = std::make_unique<cfocal_page_model>();
         model->path = path;
-        model->net = read_onnx(path, "page model");
+        model->unused = read_onnx(path, "page model");
         *out = model.release();
         return CFOCAL_OK;
     });

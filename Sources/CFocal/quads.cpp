@@ -995,12 +995,19 @@ public:
         learned_ = o.page_model != nullptr && !o.priors_only;
     }
 
+    PageMaps maps_as(int32_t view) const {
+        switch (view) {
+        case CFOCAL_PAGE_VIEW_SQUEEZED: return page_maps(o_.page_model, image_, o_.page_model_input);
+        case CFOCAL_PAGE_VIEW_PROPORTIONAL: return page_maps_proportional(o_.page_model, image_, o_.page_model_input);
+        case CFOCAL_PAGE_VIEW_TILED: return page_maps_tiled(o_.page_model, image_, o_.page_model_input);
+        default: fail(CFOCAL_ERR_INVALID_ARGUMENT, "detect rectangles: unknown page_model_view " + std::to_string(view));
+        }
+    }
+
     // The network's page regions, and at .high quads on the straight stretches of its outline.
     void network_candidates() {
         if (!learned_) return;
-        view_ = network_view(o_.page_model_tiles ? page_maps_tiled(o_.page_model, image_, o_.page_model_input)
-                                                 : page_maps(o_.page_model, image_, o_.page_model_input),
-                             small_.size());
+        view_ = network_view(maps_as(o_.page_model_view), small_.size());
         for (const auto &q : network_quads(view_, min_area_))
             if (acceptable(q)) candidates_.push_back({q, network_agreement(q, view_), true, true});
         // Where a page's region leaks into a pale desk or a shadow, its hull takes the leak in,

@@ -395,19 +395,21 @@ func option(_ name: String, default value: Int) -> Int {
     }
     return number
 }
+// The sample, when one is given before the options (`detect --rounds 3` runs on the default).
+let positional = arguments.count > 1 && !arguments[1].hasPrefix("--") ? arguments[1] : nil
 do {
     switch arguments.first {
     case "video":
         try videoBenchmark(
-            sample: arguments.count > 1 ? arguments[1] : "Samples/Media/document.mp4",
+            sample: positional ?? "Samples/Media/document.mp4",
             repeats: option("--repeat", default: 4), rounds: option("--rounds", default: 3))
     case "overlay-stages":
-        try overlayStages(sample: arguments.count > 1 ? arguments[1] : "Samples/Media/document.mp4")
+        try overlayStages(sample: positional ?? "Samples/Media/document.mp4")
     case "sharpness":
         try sharpnessBenchmark(rounds: option("--rounds", default: 5))
     case "service-reference":
         try serviceReference(
-            image: arguments.count > 1 ? arguments[1] : "Samples/Media/document.jpg", threads: option("--threads", default: 2),
+            image: positional ?? "Samples/Media/document.jpg", threads: option("--threads", default: 2),
             seconds: Double(option("--seconds", default: 10)))
     case "enhance":
         try enhanceMeasures(pages: option("--pages", default: 5))
@@ -415,13 +417,13 @@ do {
         try captureBenchmark(seconds: Double(option("--seconds", default: 3)))
     case "text":
         try textBenchmark(
-            sample: arguments.count > 1 ? arguments[1] : "Samples/Media/document.mp4",
+            sample: positional ?? "Samples/Media/document.mp4",
             rounds: option("--rounds", default: 3), modelFrames: option("--model-frames", default: 5))
     case "textbook":
         try textbookPredictions(video: arguments[1], output: arguments[2])
     case "detect":
         try detectBenchmark(
-            sample: arguments.count > 1 ? arguments[1] : "Samples/Media/document.mp4",
+            sample: positional ?? "Samples/Media/document.mp4",
             rounds: option("--rounds", default: 3), only: stringOption("--only"))
     default:
         print(

@@ -59,6 +59,30 @@ import Testing
         #expect(mean >= 0.95)
     }
 
+    /// At `.low`, where the network sees each photo once, at about its own proportions (160 × 288
+    /// for these portrait photos): squeezed to a square, as before, 0.912, the card held up by a
+    /// hand cut to a strip at 0.753; now 0.931, the card at 0.998. The ruled pages stay the
+    /// weakest (0.72 and 0.90: the network's region takes in only the ruled area at this size).
+    @Test func thePhotosAreFoundAtLowAccuracyToo() throws {
+        let detector = try Detector(type: .rectangle, options: DetectorOptions(accuracy: .low))
+        var total = 0.0
+        var scores: [String] = []
+        let stills = try Self.stills()
+        for still in stills {
+            let photo = try Frame(contentsOf: Self.folder + "/" + still.file)
+            let found = try detector.rectangles(in: photo)
+            let jaccard = found.first.map { $0.quad.intersectionOverUnion(with: still.truth) } ?? 0
+            total += jaccard
+            scores.append("\(still.file) \(String(format: "%.3f", jaccard))")
+            if still.file == "holding-with-a-hand.webp" {
+                #expect(jaccard >= 0.9, "the card held up by a hand: Jaccard index \(jaccard), found \(found.map(\.quad))")
+            }
+        }
+        let mean = total / Double(stills.count)
+        print("real photos at .low, mean Jaccard \(String(format: "%.3f", mean)): \(scores.joined(separator: ", "))")
+        #expect(mean >= 0.92)
+    }
+
     /// The same photos turned a quarter, a half and three quarters round: a page photographed
     /// sideways or from across the desk is still a page. The network trained only on mirrored
     /// scenes scored 0.880, 0.901 and 0.948 here (a white page on white lost when turned a

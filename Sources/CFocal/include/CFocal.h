@@ -226,7 +226,8 @@ cfocal_status cfocal_rectify_quad(const cfocal_image *src, const double quad[8],
 /* In C++ because every stage is an OpenCV primitive (Canny, contours, Sobel, line fitting). */
 
 /* The learned page detector (Models/page-detector.onnx). Not thread-safe: one caller at a time per
- * model, and one input size per model (OpenCV 4.6 fixes its layers' sizes at the first run). */
+ * model, and one input size per model (the input's shorter side; the model holds a network for each
+ * shape it is given, as OpenCV 4.6 fixes a network's layers' sizes at its first run). */
 typedef struct cfocal_page_model cfocal_page_model;
 cfocal_status cfocal_page_model_open(const char *path, cfocal_page_model **out);
 void cfocal_page_model_free(cfocal_page_model *model);
@@ -235,6 +236,15 @@ void cfocal_page_model_free(cfocal_page_model *model);
  * outline. Either output may be NULL; each holds input_size² floats, row by row. */
 cfocal_status cfocal_page_model_maps(cfocal_page_model *model, const cfocal_image *image, int32_t input_size,
                                      float *page, float *outline);
+
+/* How the page network sees an image. */
+typedef enum {
+    CFOCAL_PAGE_VIEW_SQUEEZED = 0,     /* once, the image squeezed to input_size × input_size */
+    CFOCAL_PAGE_VIEW_PROPORTIONAL = 1, /* once, at about its own proportions (4:3 or 16:9), input_size
+                                          along its shorter side */
+    CFOCAL_PAGE_VIEW_TILED = 2,        /* on overlapping squares along a long image, at its own
+                                          proportions, and squeezed (three or four passes for 16:9) */
+} cfocal_page_view;
 
 typedef struct {
     int32_t working_size;            /* long side of the image candidates are found on, pixels */
@@ -252,8 +262,7 @@ typedef struct {
     int32_t priors_only;             /* verify and refine the priors only: no search for new quads */
     cfocal_page_model *page_model;   /* documents from the page network (NULL: edges and outlines only) */
     int32_t page_model_input;        /* its input size, a multiple of 32 */
-    int32_t page_model_tiles;        /* 1: run it on overlapping squares along a long image, at the image's own
-                                        proportions (two or three passes); 0: once, on the image squeezed to a square */
+    int32_t page_model_view;         /* how it sees the image: a cfocal_page_view */
     int32_t page_outline_lines;      /* 1: quads on the straight stretches of its outline map too (about 1 ms at
                                         640 px; mends regions that leak into a pale desk or a shadow) */
 } cfocal_quad_options;

@@ -164,7 +164,7 @@ enum RectangleSearch {
                 min_confidence: options.minimumConfidence, min_interior_brightness: options.minimumInteriorBrightness,
                 max_interior_saturation: options.maximumInteriorSaturation, refine: 1, priors: priorBuffer.baseAddress,
                 prior_count: Int32(priorBuffer.count), priors_only: priorsOnly ? 1 : 0, page_model: pageModel?.handle,
-                page_model_input: Int32(pageModel?.inputSize ?? 0), page_model_tiles: options.accuracy == .low ? 0 : 1,
+                page_model_input: Int32(pageModel?.inputSize ?? 0), page_model_view: PageModel.view(for: options.accuracy),
                 page_outline_lines: options.accuracy == .low ? 0 : 1)
             try frame.withShimImage { (image) throws(FocalError) in
                 try check(cfocal_detect_quads(&image, &settings, &results, Int32(results.count), &count), "detect rectangles")
