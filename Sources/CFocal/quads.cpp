@@ -31,6 +31,7 @@ struct Candidate {
     bool learned = false;  // scored by the page network: no colour test, ranked with its edges' support
     bool coarse = false;   // drawn from the network's map: refined over a network cell, not a working pixel
     double rank = -1;      // order of preference when not the score itself
+    double agreement = -1; // the page network's agreement (network_agreement), where it was asked
 };
 
 double cross(const cv::Point2d &o, const cv::Point2d &a, const cv::Point2d &b) {
@@ -362,6 +363,18 @@ Corners extended_over_bands(Corners q, const cv::Mat &gx, const cv::Mat &gy, con
     }
     return q;
 }
+
+// When the page network overrules a candidate's edges in favour of a candidate around it.
+struct NetworkPreference {
+    // How much more the network must agree with the quad around (network_agreement). Raising it
+    // leaves more parts of pages (cut by a cable or a pen across them, with four clear sides)
+    // reported in place of the page; lowering it lets the network's coarser regions at .low, which
+    // can take a page's neighbour in, overrule a page's clear edges.
+    double margin = 0.15;
+    // How much of the quad around must lie on edges (Support::score). Raising it keeps a page's part
+    // where the page's own sides are faint; lowering it lets a region that leaks into the desk win.
+    double least_support = 0.75;
+};
 
 // An open book's page, or a page on another, whose region the network joins with what lies beside
 // it out to the frame's border: the chosen quad's side lies on the border and its neighbouring sides
@@ -1009,7 +1022,10 @@ public:
         if (!learned_) return;
         view_ = network_view(maps_as(o_.page_model_view), small_.size());
         for (const auto &q : network_quads(view_, min_area_))
-            if (acceptable(q)) candidates_.push_back({q, network_agreement(q, view_), true, true});
+            if (acceptable(q)) {
+                const double agreement = network_agreement(q, view_);
+                candidates_.push_back({q, agreement, true, true, -1, agreement});
+            }
         // Where a page's region leaks into a pale desk or a shadow, its hull takes the leak in,
         // while the outline still runs straight along the page's side (on the phone photos, the
         // white page on a white desk, the receipt on one and the card whose side meets a shadow:
@@ -1023,7 +1039,10 @@ public:
         // drawn 0.32, agreement 0.80, and the text on that quad's flattened page cut at its side.
         // The phone photos' chosen quads are drawn 0.52 (the held card, fingers over a side) to 0.93.
         for (const auto &q : lined)
-            if (acceptable(q) && drawn_outline(q, view_) >= 0.4) candidates_.push_back({q, network_agreement(q, view_), true, true});
+            if (acceptable(q) && drawn_outline(q, view_) >= 0.4) {
+                const double agreement = network_agreement(q, view_);
+                candidates_.push_back({q, agreement, true, true, -1, agreement});
+            }
     }
 
     // Brightness thresholds and closed edge maps (skipped by a tracker confirming known documents,
@@ -1065,7 +1084,7 @@ public:
             // Below half the minimum the edges could not lift it to the minimum: skip their score.
             if (agreement < 0.5 * o_.min_confidence) continue;
             double score = std::max(agreement, edge_score(q) * std::min(1.0, agreement / 0.5));
-            candidates_.push_back({q, score, true, false});
+            candidates_.push_back({q, score, true, false, -1, agreement});
         }
     }
 
@@ -1200,15 +1219,29 @@ private:
         }
     }
 
+    // Whether the network agrees that d, around c, is the page, and c only a part of it: it agrees
+    // with d clearly more, and d's sides lie on edges as well. Both matter: at .low the network's
+    // coarser region can take a page's neighbour in (set 13, clip02: the true page 0.55, page and
+    // neighbour 0.78, whose sides are on edges for 0.47 of their length).
+    bool network_prefers(const Candidate &c, const Candidate &d) const {
+        const NetworkPreference p;
+        return c.agreement >= 0 && d.agreement >= std::max(o_.min_confidence, c.agreement + p.margin) &&
+               support(d.corners, gx_, gy_, 28).score >= p.least_support;
+    }
+
     // A document's outline, not a figure or photo printed inside it: an enclosing candidate that
-    // scores nearly as well (within 0.08) takes c's place, and so on outwards.
+    // scores nearly as well (within 0.08) takes c's place, and so on outwards. So does one the
+    // network agrees is a page where it does not agree on c, whatever c's edges: a cable or a pen
+    // across a page draws a clear edge through it, and the part on either side has four clear
+    // sides (half the table page on the phone photos with a cable across it: edges 0.996,
+    // network 0.58; the whole page 0.83).
     Candidate enclosing(Candidate c) const {
         for (bool moved = true; moved;) {
             moved = false;
             for (const auto &d : candidates_) {
                 double a = area(c.corners), b = area(d.corners);
-                if (b > 1.25 * a && d.score >= std::max(o_.min_confidence, c.score - 0.08) &&
-                    iou(c.corners, d.corners) * (a + b) / (1 + iou(c.corners, d.corners)) > 0.97 * a) {
+                if (b > 1.25 * a && iou(c.corners, d.corners) * (a + b) / (1 + iou(c.corners, d.corners)) > 0.97 * a &&
+                    (d.score >= std::max(o_.min_confidence, c.score - 0.08) || network_prefers(c, d))) {
                     c = d;
                     moved = true;
                     break;

@@ -10,6 +10,13 @@ import Testing
     /// passing, the test says so, and it belongs with the others.
     static let knownMisses: [String: String] = [:]
 
+    /// The same, with a cable laid across the page (thePhotosWithACableAcrossThePageAreFoundWhole).
+    static let knownMissesWithACable: [String: String] = [
+        "inner-lines.webp": "the network's region of the lined page ends at the cable, and below it sees no page",
+        "inner-lines-dark-background.webp":
+            "the card's magnetic stripe and the cable along it read as one band; the stripe is cut off",
+    ]
+
     struct Still: Decodable {
         var file: String
         var quad: [[Double]]
@@ -116,6 +123,53 @@ import Testing
         let mean = total / Double(stills.count)
         print("real photos turned \(turn), mean Jaccard \(String(format: "%.3f", mean)): \(scores.joined(separator: ", "))")
         #expect(mean >= 0.94)
+    }
+
+    /// The same photos with a dark cable laid across each page, from the desk on its left to the
+    /// desk on its right (as on a cluttered desk): the page runs on under it. The part of the page
+    /// on either side of the cable has four clear sides, and the table page's upper part was
+    /// reported (0.399; mean 0.822) until the network's agreement with the whole page overruled
+    /// them (mean 0.876).
+    @Test func thePhotosWithACableAcrossThePageAreFoundWhole() throws {
+        let stills = try RealPhotoTests.stills()
+        let detector = try Detector(type: .rectangle)
+        var scores: [String] = []
+        var total = 0.0
+        for still in stills {
+            var photo = try Frame(contentsOf: RealPhotoTests.folder + "/" + still.file)
+            let page = still.truth
+            let center = (page.topLeft + page.topRight + page.bottomRight + page.bottomLeft) * 0.25
+            // A third of the way down the left side to half way down the right, each end out over
+            // the desk by half the way from the centre, bowed up by 4 % of the page's height.
+            var from = page.topLeft + (page.bottomLeft - page.topLeft) * 0.35
+            var to = page.topRight + (page.bottomRight - page.topRight) * 0.55
+            from = from + (from - center) * 0.5
+            to = to + (to - center) * 0.5
+            let height = page.topLeft.distance(to: page.bottomLeft)
+            let bend = (from + to) * 0.5 + Point(x: 0, y: -0.04 * height)
+            let cable = (0...24).map { k -> Point in
+                let t = Double(k) / 24
+                return from * ((1 - t) * (1 - t)) + bend * (2 * (1 - t) * t) + to * (t * t)
+            }
+            try photo.stroke(
+                cable, color: Color(red: 0.1, green: 0.1, blue: 0.12), lineWidth: (0.017 * Double(photo.width)).rounded(),
+                closed: false)
+            let found = try detector.rectangles(in: photo)
+            let jaccard = found.first.map { $0.quad.intersectionOverUnion(with: page) } ?? 0
+            total += jaccard
+            scores.append("\(still.file) \(String(format: "%.3f", jaccard))")
+            if let why = Self.knownMissesWithACable[still.file] {
+                withKnownIssue(Comment(rawValue: why)) {
+                    #expect(jaccard >= 0.9, "\(still.file): Jaccard index \(jaccard)")
+                }
+            } else {
+                #expect(jaccard >= 0.9, "\(still.file): Jaccard index \(jaccard), found \(found.map(\.quad))")
+            }
+        }
+        let mean = total / Double(stills.count)
+        print(
+            "real photos with a cable across the page, mean Jaccard \(String(format: "%.3f", mean)): \(scores.joined(separator: ", "))"
+        )
     }
 }
 
