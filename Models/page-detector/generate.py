@@ -18,10 +18,12 @@ Scenes are composed from
 
 The held-out evaluation material is never read: see MODEL_CARD.md for what is excluded.
 
-Usage: generate.py --out DIR --count N [--seed S] [--size 192] [--workers 2] [--extra P]
+Usage: generate.py --out DIR --count N [--seed S] [--size 192] [--workers 2] [--extra P] [--crossing P]
 With --extra P, each document is, with probability P, one of the kinds the first model misses most:
 an ID card (front or back with its magnetic stripe), a card held up by a hand, or an open book
-whose two pages are two pages. Without it (P = 0) the scenes are those the committed model saw.
+whose two pages are two pages. With --crossing P, a scene with documents gets, with probability P,
+a cable or a pen lying across one of them and out over the desk. Without them (P = 0) the scenes
+are those of the first stage, draw for draw.
 Writes DIR/images.npy (N×S×S×3 uint8, BGR) and DIR/targets.npy (N×2×S×S uint8, 0/255).
 """
 import argparse
@@ -497,6 +499,40 @@ def occlude(rng, scene):
     paint_over(rng, scene, over, fill)
 
 
+def lay_across(rng, scene, q):
+    """A cable, a pen or a highlighter lying across the document q and on out over the desk: a
+    thin line through a page, which is no page's edge (the page runs on under it). Cables run
+    from one side to another, pens over one side; both stick out beyond the page."""
+    H, W = scene.shape[:2]
+    q = np.float64(q)
+    centre = q.mean(axis=0)
+    size = math.sqrt(abs(cv2.contourArea(np.float32(q))))
+    i = int(rng.integers(4))
+    a = q[i] + (q[(i + 1) % 4] - q[i]) * rng.uniform(0.15, 0.85)
+    over = np.zeros((H, W), np.uint8)
+    if rng.random() < 0.65:  # a cable, from one side (often the opposite one) to another
+        j = (i + 2) % 4 if rng.random() < 0.7 else (i + 1 + 2 * int(rng.integers(2))) % 4
+        b = q[j] + (q[(j + 1) % 4] - q[j]) * rng.uniform(0.15, 0.85)
+        a = a + (a - centre) * rng.uniform(0.1, 0.8)
+        b = b + (b - centre) * rng.uniform(0.1, 0.8)
+        bend = (b - a)[::-1] * np.array([-1, 1]) * rng.normal(0, 0.15)
+        m = (a + b) / 2 + bend
+        t = np.linspace(0, 1, 60)[:, None]
+        pts = (1 - t) ** 2 * a + 2 * (1 - t) * t * m + t * t * b
+        width = rng.uniform(0.006, 0.022) * max(W, H)
+        colour = rng.uniform(0, 60, 3) if rng.random() < 0.6 else rng.uniform(150, 255, 3)
+        cv2.polylines(over, [np.int32(pts * 8)], False, 255, max(1, int(width)), cv2.LINE_AA, shift=3)
+    else:  # a pen or a highlighter over a side, most of it on the page
+        ang = math.atan2(*(centre - a)[::-1]) + rng.normal(0, 0.5)
+        d = np.array([math.cos(ang), math.sin(ang)])
+        L = rng.uniform(0.3, 0.7) * size
+        start = a - d * L * rng.uniform(0.2, 0.45)
+        width = rng.uniform(0.01, 0.03) * max(W, H)
+        colour = rng.uniform(0, 255, 3)
+        cv2.line(over, tuple(np.int32(start)), tuple(np.int32(start + d * L)), 255, max(1, int(width)), cv2.LINE_AA)
+    paint_over(rng, scene, over, shaded_fill(rng, colour, W, H))
+
+
 def shaded_fill(rng, colour, W, H):
     fill = np.empty((H, W, 3), np.float32)
     fill[:] = colour
@@ -611,7 +647,7 @@ def degrade(rng, img):
     return img
 
 
-def sample(seed, size=SIZE, extra=0.0):
+def sample(seed, size=SIZE, extra=0.0, crossing=0.0):
     rng = np.random.default_rng(seed)
     load_pools()
     # frames are landscape or portrait, squeezed to a square as the detector squeezes them
@@ -667,6 +703,9 @@ def sample(seed, size=SIZE, extra=0.0):
             hold(rng, scene, q)
     for _ in range(int(rng.integers(0, 4)) if rng.random() < 0.6 else 0):
         occlude(rng, scene)
+    # --crossing: a cable or a pen across a document, which the network took for a page's edge
+    if crossing > 0 and quads and rng.random() < crossing:
+        lay_across(rng, scene, quads[int(rng.integers(len(quads)))])
     lighting(rng, scene)
     img = degrade(rng, scene)
     img = cv2.resize(img, (size, size), interpolation=cv2.INTER_AREA)
@@ -695,8 +734,8 @@ def sample(seed, size=SIZE, extra=0.0):
 
 
 def _job(args):
-    seed, size, extra = args
-    return sample(seed, size, extra)
+    seed, size, extra, crossing = args
+    return sample(seed, size, extra, crossing)
 
 
 def main():
@@ -710,10 +749,13 @@ def main():
     ap.add_argument("--extra", type=float, default=0.0,
                     help="chance that a document is an ID card (front or back, some held by a hand) or an open book, "
                          "for fine-tuning (0: the committed model's scenes, draw for draw)")
+    ap.add_argument("--crossing", type=float, default=0.0,
+                    help="chance that a scene with documents gets a cable or a pen lying across one of them "
+                         "(0: no such draw, as before)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     cv2.setNumThreads(1)
-    jobs = [(a.seed * 1_000_003 + i, a.size, a.extra) for i in range(a.count)]
+    jobs = [(a.seed * 1_000_003 + i, a.size, a.extra, a.crossing) for i in range(a.count)]
     images = np.lib.format.open_memmap(os.path.join(a.out, "images.tmp.npy"), "w+", np.uint8, (a.count, a.size, a.size, 3))
     targets = np.lib.format.open_memmap(os.path.join(a.out, "targets.tmp.npy"), "w+", np.uint8, (a.count, 2, a.size, a.size))
     with Pool(a.workers, initializer=load_pools) as pool:
