@@ -12,9 +12,9 @@ import Testing
 
     /// The same, with a cable laid across the page (thePhotosWithACableAcrossThePageAreFoundWhole).
     static let knownMissesWithACable: [String: String] = [
-        "inner-lines.webp": "the network's region of the lined page ends at the cable, and below it sees no page",
+        "inner-lines.webp": "a card's back on white: the network's region is faint above the cable, along the stripe; not found",
         "inner-lines-dark-background.webp":
-            "the card's magnetic stripe and the cable along it read as one band; the stripe is cut off",
+            "a card's back on a dark desk: the stripe and the cable along it read as one band, cut off",
     ]
 
     struct Still: Decodable {
