@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+# The phone photos (Tests/FocalTests/Resources/phone_photos) with something over each document, for
+# measuring how the detector copes with occlusion (development only, not used by tests). Writes
+# OUT/NAME.png and OUT/corners.json (the annotated corners: the document runs on under it), to score
+# with ../shared/eval/score.py --gt OUT/corners.json --pred P after focal detect on each PNG.
+#   laid-cable  a dark cable from the desk left of the page to the desk right of it, laid as
+#               RealPhotoTests.thePhotosWithACableAcrossThePageAreFoundWhole lays it
+#   cable       a dark cable across the page, placed at random (seed 5), with its shadow
+#   corner      a grey box standing over one corner, with a darker side face and a shadow
+#   pen         a blue pen over one side, half on the page
+# Usage: occlude-photos.py KIND OUT      (needs numpy and opencv-python)
+import json, os, sys
+import cv2
+import numpy as np
+
+kind, out = sys.argv[1], sys.argv[2]
+photos = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../Tests/FocalTests/Resources/phone_photos')
+truth = json.load(open(os.path.join(photos, 'corners.json')))
+rng = np.random.default_rng(5)
+os.makedirs(out, exist_ok=True)
+
+
+def ordered(quad):
+    """topLeft, topRight, bottomRight, bottomLeft (clockwise on screen from the top-left-most)."""
+    q = np.array(quad, float)
+    c = q.mean(0)
+    q = q[np.argsort(np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0]))]
+    return np.roll(q, -int(np.argmin(q.sum(1))), axis=0)
+
+
+for still in truth['stills']:
+    img = cv2.imread(os.path.join(photos, still['file']))
+    c = np.array(still['quad'], float)
+    if kind == 'laid-cable':
+        tl, tr, br, bl = ordered(still['quad'])
+        centre = (tl + tr + br + bl) / 4
+        a, b = tl + (bl - tl) * 0.35, tr + (br - tr) * 0.55
+        a, b = a + (a - centre) * 0.5, b + (b - centre) * 0.5
+        m = (a + b) / 2 + np.array([0, -0.04 * np.linalg.norm(bl - tl)])
+        pts = np.array([(1 - t) ** 2 * a + 2 * (1 - t) * t * m + t * t * b for t in np.linspace(0, 1, 25)])
+        width = max(2, int(round(0.017 * img.shape[1])))
+        cv2.polylines(img, [np.int32(np.round(pts * 8))], False, (30, 25, 25), width, cv2.LINE_AA, shift=3)
+    elif kind == 'cable':
+        a = c[0] + (c[3] - c[0]) * rng.uniform(0.2, 0.8)
+        a = a + (a - c.mean(0)) * 0.6
+        b = c[1] + (c[2] - c[1]) * rng.uniform(0.2, 0.8)
+        b = b + (b - c.mean(0)) * 0.6
+        m = (a + b) / 2 + rng.normal(0, 80, 2)
+        pts = np.array([(1 - t) ** 2 * a + 2 * (1 - t) * t * m + t * t * b for t in np.linspace(0, 1, 200)], np.int32).reshape(-1, 1, 2)
+        shadow = img.copy()
+        cv2.polylines(shadow, [pts + np.array([14, 18])], False, (0, 0, 0), 26, cv2.LINE_AA)
+        img = cv2.addWeighted(img, 0.6, cv2.GaussianBlur(shadow, (31, 31), 0), 0.4, 0)
+        cv2.polylines(img, [pts], False, (35, 35, 40), 18, cv2.LINE_AA)
+        cv2.polylines(img, [pts - np.array([3, 3])], False, (80, 80, 90), 4, cv2.LINE_AA)
+    elif kind == 'corner':
+        p = c[rng.integers(4)]
+        s = np.linalg.norm(c[1] - c[0]) * 0.16
+        box = np.array([[-s, -s], [s, -s * 0.8], [s * 1.1, s], [-s * 0.9, s * 1.1]]) + p
+        side = np.array([box[1], box[1] + [s * 0.3, -s * 0.2], box[2] + [s * 0.3, -s * 0.2], box[2]])
+        cv2.fillPoly(img, [(box + [20, 25]).astype(np.int32)], (60, 60, 60))
+        cv2.fillPoly(img, [box.astype(np.int32)], (150, 150, 155), cv2.LINE_AA)
+        cv2.fillPoly(img, [side.astype(np.int32)], (110, 110, 115), cv2.LINE_AA)
+    elif kind == 'pen':
+        k = rng.integers(4)
+        p = c[k] + (c[(k + 1) % 4] - c[k]) * rng.uniform(0.3, 0.7)
+        d = c[(k + 1) % 4] - c[k]
+        d = d / np.linalg.norm(d)
+        n = np.array([-d[1], d[0]])
+        ang = rng.uniform(0.4, 1.2)
+        v = d * np.cos(ang) + n * np.sin(ang)
+        length = np.linalg.norm(c[1] - c[0]) * 0.55
+        a, b = (p - v * length * 0.5).astype(int), (p + v * length * 0.5).astype(int)
+        cv2.line(img, tuple(a + [10, 12]), tuple(b + [10, 12]), (50, 50, 50), 22, cv2.LINE_AA)
+        cv2.line(img, tuple(a), tuple(b), (30, 60, 200), 20, cv2.LINE_AA)
+        cv2.line(img, tuple(a), tuple(a + (v * 60).astype(int)), (20, 20, 20), 20, cv2.LINE_AA)
+    else:
+        sys.exit('occlude-photos.py: unknown kind %r: use laid-cable, cable, corner or pen' % kind)
+    cv2.imwrite(os.path.join(out, still['file'].replace('.webp', '.png')), img)
+for still in truth['stills']:
+    still['file'] = still['file'].replace('.webp', '.png')
+json.dump(truth, open(os.path.join(out, 'corners.json'), 'w'))
