@@ -32,6 +32,7 @@ struct Candidate {
     bool coarse = false;   // drawn from the network's map: refined over a network cell, not a working pixel
     double rank = -1;      // order of preference when not the score itself
     double agreement = -1; // the page network's agreement (network_agreement), where it was asked
+    double edges = -1;     // how much of its outline lies on edges (Support::score), where rank() asked
 };
 
 double cross(const cv::Point2d &o, const cv::Point2d &a, const cv::Point2d &b) {
@@ -1103,9 +1104,10 @@ public:
     // Among quads the network agrees on about equally, the one whose sides lie on real edges wins:
     // the network's map is only a few pixels precise, the image's edges are precise.
     void rank() {
-        for (auto &c : candidates_)
-            c.rank = c.learned && c.score >= o_.min_confidence ? c.score * (0.8 + 0.2 * support(c.corners, gx_, gy_, 28).score)
-                                                                : c.score;
+        for (auto &c : candidates_) {
+            if (c.learned && c.score >= o_.min_confidence) c.edges = support(c.corners, gx_, gy_, 28).score;
+            c.rank = c.edges >= 0 ? c.score * (0.8 + 0.2 * c.edges) : c.score;
+        }
         std::sort(candidates_.begin(), candidates_.end(), [](const Candidate &a, const Candidate &b) { return a.rank > b.rank; });
     }
 
@@ -1222,11 +1224,12 @@ private:
     // Whether the network agrees that d, around c, is the page, and c only a part of it: it agrees
     // with d clearly more, and d's sides lie on edges as well. Both matter: at .low the network's
     // coarser region can take a page's neighbour in (set 13, clip02: the true page 0.55, page and
-    // neighbour 0.78, whose sides are on edges for 0.47 of their length).
+    // neighbour 0.78, whose sides are on edges for 0.47 of their length). A d the network agrees
+    // on that much scores at least the minimum confidence, so rank() has measured its edges.
     bool network_prefers(const Candidate &c, const Candidate &d) const {
         const NetworkPreference p;
         return c.agreement >= 0 && d.agreement >= std::max(o_.min_confidence, c.agreement + p.margin) &&
-               support(d.corners, gx_, gy_, 28).score >= p.least_support;
+               d.edges >= p.least_support;
     }
 
     // A document's outline, not a figure or photo printed inside it: an enclosing candidate that
