@@ -78,6 +78,12 @@ cv::Mat gray_of(const cfocal_image &image) {
     return gray;
 }
 
+void resize_by(const cv::Mat &src, cv::Mat &dst, double scale, int mode) {
+    const cv::Size exact(cvRound(src.cols * scale), cvRound(src.rows * scale));
+    if (exact.width >= 1 && exact.height >= 1) cv::resize(src, dst, cv::Size(), scale, scale, mode);
+    else cv::resize(src, dst, cv::Size(std::max(1, exact.width), std::max(1, exact.height)), 0, 0, mode);
+}
+
 double percentile(const cv::Mat &gray, double fraction) {
     int channels[] = {0}, size[] = {256};
     float range[] = {0, 256};

@@ -9,6 +9,9 @@
 
 #include <dlfcn.h>
 
+#include <atomic>
+#include <cstdlib>
+
 #include <type_traits>
 #include <utility>
 
@@ -35,8 +38,12 @@ struct Codecs {
     std::string error;
 };
 
+// Set as the codecs start loading: from then on OpenCV's decode limit is fixed.
+std::atomic<bool> codecs_loading{false};
+
 const Codecs &codecs() {
     static const Codecs loaded = [] {
+        codecs_loading.store(true);
         Codecs c;
         const std::string major = std::to_string(CV_VERSION_MAJOR), minor = std::to_string(CV_VERSION_MINOR);
         // Debian names it .so.406, other builds .so.4.6; the unversioned name is a last resort.
@@ -66,6 +73,16 @@ const Codecs &codecs() {
 }  // namespace
 
 extern "C" {
+
+cfocal_status cfocal_image_limit_decoded_pixels(uint64_t pixels) {
+    return guarded("limit decoded pixels", [&] {
+        if (pixels == 0) fail(CFOCAL_ERR_INVALID_ARGUMENT, "the pixel limit must be at least 1");
+        if (codecs_loading.load()) fail(CFOCAL_ERR_UNSUPPORTED, "OpenCV's image codecs are loaded already; their limit stays");
+        // loadsave.cpp reads the variable into a static as the library loads.
+        setenv("OPENCV_IO_MAX_IMAGE_PIXELS", std::to_string(pixels).c_str(), 1);
+        return CFOCAL_OK;
+    });
+}
 
 cfocal_status cfocal_image_decode(const uint8_t *bytes, size_t count, int32_t apply_orientation,
                                   cfocal_buffer **out) {

@@ -66,6 +66,11 @@ cv::Mat gray_of(const cfocal_image &image);
 
 cfocal_image view_of_mat(const cv::Mat &mat, int32_t format);
 
+// cv::resize by a factor, as cv::resize(src, dst, cv::Size(), scale, scale, mode) does, except that
+// neither side goes below one pixel: a 1 x 5000 image scaled to a 320-pixel working size would
+// otherwise ask OpenCV for an empty image, and fail.
+void resize_by(const cv::Mat &src, cv::Mat &dst, double scale, int mode);
+
 // The gray level below which `fraction` of an 8-bit image's pixels lie.
 double percentile(const cv::Mat &gray, double fraction);
 

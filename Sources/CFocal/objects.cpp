@@ -106,7 +106,7 @@ cfocal_status cfocal_detect_qr(const cfocal_image *image, cfocal_qr *out, int32_
         const int kLocateSide = 2048;
         const double scale = std::min(1.0, double(kLocateSide) / std::max(gray.cols, gray.rows));
         cv::Mat working = gray;
-        if (scale < 1.0) cv::resize(gray, working, cv::Size(), scale, scale, cv::INTER_AREA);
+        if (scale < 1.0) resize_by(gray, working, scale, cv::INTER_AREA);
         std::vector<std::string> messages;
         std::vector<cv::Point2f> corners;
         cv::QRCodeDetector locator;

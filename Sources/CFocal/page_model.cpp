@@ -146,7 +146,9 @@ PageMaps page_maps_tiled(cfocal_page_model *model, const cfocal_image &image, in
     // keep the photo's own proportions and hold anything up to half the shorter side whole in one
     // of them: three for 16:9, two for 4:3. Nearly square images are squeezed as before.
     const int count = int(std::lround(2.0 * longer / shorter - 1));
-    if (count < 2) return page_maps(model, image, side);
+    // Past 8:1 (a strip, a 1 x 5000 image) squares would be thousands, each a few pixels of it.
+    const int most_squares = 15;
+    if (count < 2 || count > most_squares) return page_maps(model, image, side);
     const bool wide = image.width > image.height;
     const int length = int(std::lround(double(side) * longer / shorter));
     const cv::Size size = wide ? cv::Size(length, side) : cv::Size(side, length);

@@ -858,7 +858,7 @@ std::vector<Line> outline_lines(const NetworkView &view, double min_length, int 
     // 1.3). A half-size pixel is band where any of its four is: a faint, thin stretch of band
     // stays (thresholding the map's mean lost the receipt's lower side on the phone photos).
     cv::Mat half;
-    cv::resize(band, half, cv::Size(), 0.5, 0.5, cv::INTER_AREA);
+    resize_by(band, half, 0.5, cv::INTER_AREA);
     for (auto line : long_lines(half > 0, 0.5 * min_length, 4 * keep)) {
         if (int(out.size()) >= keep) break;
         line.point = (line.point + cv::Point2d(0.5, 0.5)) * 2 - cv::Point2d(0.5, 0.5);
@@ -992,7 +992,7 @@ public:
     QuadSearch(const cfocal_image &image, const cfocal_quad_options &o) : image_(image), o_(o) {
         full_ = gray_of(image);
         scale_ = std::min(1.0, double(std::max(64, int(o.working_size))) / std::max(full_.cols, full_.rows));
-        if (scale_ < 1) cv::resize(full_, small_, cv::Size(), scale_, scale_, cv::INTER_AREA);
+        if (scale_ < 1) resize_by(full_, small_, scale_, cv::INTER_AREA);
         else small_ = full_;
         cv::GaussianBlur(small_, smooth_, cv::Size(5, 5), 0);
         shorter_ = std::min(small_.cols, small_.rows);
@@ -1291,7 +1291,7 @@ cfocal_status cfocal_detect_quads_textbook(const cfocal_image *image, cfocal_qua
         cv::Mat full = gray_of(*image);
         double scale = 500.0 / std::max(full.cols, full.rows);
         cv::Mat small, edges;
-        cv::resize(full, small, cv::Size(), scale, scale, cv::INTER_AREA);
+        resize_by(full, small, scale, cv::INTER_AREA);
         cv::GaussianBlur(small, small, cv::Size(5, 5), 0);
         cv::Canny(small, edges, 75, 200);
         std::vector<std::vector<cv::Point>> contours;

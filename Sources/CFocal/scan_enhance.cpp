@@ -24,7 +24,7 @@ cv::Mat illumination(const cv::Mat &bgr) {
     const int short_side = std::min(bgr.cols, bgr.rows);
     const double scale = std::min(1.0, 512.0 / short_side);
     cv::Mat small;
-    if (scale < 1.0) cv::resize(bgr, small, cv::Size(), scale, scale, cv::INTER_AREA);
+    if (scale < 1.0) resize_by(bgr, small, scale, cv::INTER_AREA);
     else small = bgr.clone();
     // 3 % of the page's short side: wider than the strokes of body text and headings, narrower than
     // the soft edge of a shadow.

@@ -21,7 +21,10 @@ public final class APIKeys: Sendable {
         keys = Mutex(try Self.read(path))
     }
 
-    /// Re-reads the file. On failure the keys in use stay, and the error says why.
+    /// Re-reads the file. Keys are revoked by deleting their lines: a file that holds no key any
+    /// more, or that is gone or unreadable, revokes every key (each request then gets 401) and
+    /// the error says why, since a server that kept accepting keys its operator removed would be
+    /// worse than one that refuses all until the file is right again.
     @discardableResult
     public func reload() -> Result<Int, ServiceError> {
         do {
@@ -29,6 +32,7 @@ public final class APIKeys: Sendable {
             keys.withLock { $0 = fresh }
             return .success(fresh.count)
         } catch {
+            keys.withLock { $0 = [] }
             return .failure(error)
         }
     }
@@ -61,7 +65,9 @@ public final class APIKeys: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ServiceError(500, "cannot read the API key file '\(path)'")
         }
-        let keys = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
+        // A byte order mark (as some editors write) is not part of the first key.
+        let text = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
+        let keys = String(decoding: text, as: UTF8.self).split(whereSeparator: \.isNewline)
             .map { $0.trimmingSpaces }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
             .map { Array($0.utf8) }
@@ -70,16 +76,19 @@ public final class APIKeys: Sendable {
     }
 }
 
-/// Refuses requests to `/v1` without a valid bearer key: 401 with `WWW-Authenticate` and a JSON
-/// error. Health and metrics stay open (metrics belong behind the internal network).
+/// Refuses every request without a valid bearer key (401 with `WWW-Authenticate` and a JSON
+/// error), but those for the open paths (``RequestPath/open``: health and metrics). The path is
+/// read as the router reads it, through ``RequestPath``: a spelling that is not canonical is
+/// refused with 400 here too, so no spelling reaches a route without passing the key check.
 struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
     let keys: APIKeys
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        let path = request.uri.path
-        guard path.hasPrefix("/v1/"), !path.hasPrefix("/v1/health") else { return try await next(request, context) }
+        let target = request.head.path ?? ""
+        if let refusal = RequestPath.refusal(of: target) { return FocalServer.error(400, refusal) }
+        guard RequestPath.needsKey(target) else { return try await next(request, context) }
         let challenge: HTTPFields = [.wwwAuthenticate: "Bearer realm=\"focal\""]
         guard let authorization = request.headers[.authorization] else {
             return FocalServer.error(401, "this server needs an API key: send Authorization: Bearer <key>", headers: challenge)

@@ -30,6 +30,10 @@ public struct FocalServer: Sendable {
 
     public init(configuration: ServiceConfiguration = ServiceConfiguration()) {
         self.configuration = configuration
+        // The header check reads each upload's size first; the decoder is held to the same limit
+        // in case it reads the header otherwise (effective when this is the process's first
+        // server and nothing was decoded before, as in `focal serve`).
+        Frame.limitDecodedPixels(to: configuration.maximumImagePixels)
         pool = WorkerPool(workers: configuration.workers, queueDepth: configuration.queueDepth)
         scans = configuration.scanStore ?? MemoryScanStore(capacity: configuration.keptScans)
         unavailableTypes = Self.checkDetectors(DetectRequest(textModelPath: configuration.textModelPath).options)
@@ -94,16 +98,25 @@ public struct FocalServer: Sendable {
 
     public func makeApplication(onListening: @escaping @Sendable (Int) -> Void = { _ in }) -> some ApplicationProtocol {
         let limits = RequestHeadGuard.Limits(bodyBytes: configuration.maximumBodyBytes)
+        let timing = ConnectionWatch.Limits(
+            headTimeout: configuration.idleTimeout, bodyTimeout: configuration.bodyTimeout,
+            minimumBodyRate: configuration.minimumBodyRate)
+        let registry = ConnectionRegistry(capacity: configuration.maximumConnections)
         return Application(
             router: makeRouter(),
             server: .http1(
                 configuration: .init(
-                    additionalChannelHandlers: [RequestHeadGuard(limits: limits)],
+                    additionalChannelHandlers: [
+                        ConnectionWatch(limits: timing, registry: registry), RequestHeadGuard(limits: limits),
+                    ],
                     // A connection that sends nothing (or half a request head) for this long is closed.
                     idleTimeout: .nanoseconds(Int64(configuration.idleTimeout * 1e9)))),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "focal",
-                availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections)),
+                // The registry keeps the connections at the cap by closing idle ones; this backstop
+                // above it only stops accepting if closing falls behind.
+                availableConnectionsDelegate: MaximumAvailableConnections(
+                    configuration.maximumConnections + max(16, configuration.maximumConnections / 8))),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) })
     }
 
@@ -126,7 +139,7 @@ public struct FocalServer: Sendable {
         if let keys = configuration.apiKeys { router.add(middleware: APIKeyMiddleware(keys: keys)) }
         let health: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
             let load = pool.load
-            let status = readiness
+            let status = await readiness()
             let ready = status == "ok"
             let response = Self.json(
                 ready ? 200 : 503,
@@ -146,7 +159,7 @@ public struct FocalServer: Sendable {
         router.get("v1/health/live", use: live)
         router.head("v1/health/live", use: live)
         let ready: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
-            let status = readiness
+            let status = await readiness()
             let response = Self.json(status == "ok" ? 200 : 503, Probe(status: status))
             return Self.answering(request, with: response)
         }
@@ -335,10 +348,12 @@ public struct FocalServer: Sendable {
         request.method == .head ? Response(status: response.status, headers: response.headers) : response
     }
 
-    /// "ok", "draining" after SIGTERM, or "unavailable" while a detector's model is missing.
-    var readiness: String {
+    /// "ok", "draining" after SIGTERM, "unavailable" while a detector's model is missing, or
+    /// "store unavailable" while the scan store cannot keep scans (a full or read-only disk).
+    func readiness() async -> String {
         if draining.isDraining { return "draining" }
-        return unavailableTypes.isEmpty ? "ok" : "unavailable"
+        guard unavailableTypes.isEmpty else { return "unavailable" }
+        return await scans.canKeepScans() ? "ok" : "store unavailable"
     }
 
     struct Probe: Encodable {

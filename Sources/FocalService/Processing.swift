@@ -47,7 +47,8 @@ struct DetectRequest: Sendable {
                 guard let type = FeatureType(rawValue: name.trimmingSpaces.lowercased()) else {
                     throw ServiceError(400, "unknown feature type '\(name)': use rectangle, text, face or qr")
                 }
-                parsed.append(type)
+                // A type named twice is detected once: `types=qr,qr,…` must not multiply the work.
+                if !parsed.contains(type) { parsed.append(type) }
             }
             guard !parsed.isEmpty else { throw ServiceError(400, "types is empty") }
             types = parsed

@@ -2,6 +2,7 @@ import HTTPTypes
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
 
 /// Judges each request by its head, before a byte of its body is read, as a reverse proxy
 /// expects: a declared body over the limit gets 413 at once (and `Expect: 100-continue` gets
@@ -26,12 +27,27 @@ final class RequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
     /// True from a refused head to the end of its connection: nothing more of it is passed on.
     private var refused = false
 
-    init(limits: Limits) { self.limits = limits }
+    /// Watches the raw bytes for request lines, to tell an over-long target from over-long headers
+    /// when the HTTP parser gives up on both alike.
+    private let requestLines: RequestLineWatcher
+
+    init(limits: Limits) {
+        self.limits = limits
+        requestLines = RequestLineWatcher(longest: limits.uriBytes)
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let pipeline = context.pipeline.syncOperations
+        try? pipeline.addHandler(requestLines, position: .first)
+        if let converter = try? pipeline.handler(type: HTTP1ToHTTPServerCodec.self) {
+            try? pipeline.addHandler(HTTP10ConnectionClose(), position: .before(converter))
+        }
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !refused else { return }
         if case .head(let head) = unwrapInboundIn(data) {
-            if let (status, reason) = refusal(of: head) {
+            if let (status, reason) = Self.refusal(of: head, limits: limits) {
                 refuse(context: context, status: status, reason: reason)
                 return
             }
@@ -49,25 +65,36 @@ final class RequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
             context.fireErrorCaught(error)
             return
         }
-        if parserError == .headerOverflow {
+        if parserError == .headerOverflow, requestLines.sawLongRequestLine {
+            refuse(context: context, status: .uriTooLong, reason: "the request target is longer than \(limits.uriBytes) bytes")
+        } else if parserError == .headerOverflow {
             refuse(context: context, status: .requestHeaderFieldsTooLarge, reason: "the request's head is too large")
+        } else if parserError == .unexpectedContentLength {
+            // nginx too refuses a second Content-Length, even an equal one (RFC 9112 §6.3 lets a
+            // server refuse it; the parser beneath already has).
+            refuse(context: context, status: .badRequest, reason: "the request has more than one Content-Length")
         } else {
             refuse(context: context, status: .badRequest, reason: "the request is not valid HTTP/1.1 (\(parserError))")
         }
     }
 
-    private func refusal(of head: HTTPRequest) -> (HTTPResponse.Status, String)? {
-        if let path = head.path, path.utf8.count > limits.uriBytes {
+    static func refusal(of head: HTTPRequest, limits: Limits) -> (HTTPResponse.Status, String)? {
+        guard head.method != .connect else { return (.methodNotAllowed, "CONNECT is not served: this server is no proxy") }
+        guard let path = head.path else { return (.badRequest, "the request has no target path") }
+        if path.utf8.count > limits.uriBytes {
             return (.uriTooLong, "the request target is longer than \(limits.uriBytes) bytes")
         }
+        // Routing and the API-key check both see only canonical paths (RequestPath).
+        if let why = RequestPath.refusal(of: path) { return (.badRequest, why) }
         let headerBytes = head.headerFields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 4 }
         if headerBytes > limits.headerBytes {
             return (.requestHeaderFieldsTooLarge, "the request's headers are longer than \(limits.headerBytes) bytes")
         }
         let lengths = head.headerFields[values: .contentLength]
         if !lengths.isEmpty {
-            // Several equal values are one length (RFC 9110); anything else is no length at all.
-            guard Set(lengths).count == 1, let text = lengths.first, !text.isEmpty, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 })
+            // The parser refuses a repeated Content-Length before this sees it; a list in one
+            // field ("4, 4") is no length either.
+            guard lengths.count == 1, let text = lengths.first, !text.isEmpty, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 })
             else { return (.badRequest, "the Content-Length header is not a number") }
             // Digits only: a value too long for UInt64 is over any limit.
             if UInt64(text).map({ $0 > UInt64(limits.bodyBytes) }) ?? true {
@@ -82,24 +109,93 @@ final class RequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
 
     private func refuse(context: ChannelHandlerContext, status: HTTPResponse.Status, reason: String) {
         refused = true
+        EarlyAnswer.send(context: context, status: status, reason: reason)
+    }
+}
+
+/// An answer sent by a channel handler, before (or instead of) the router: a JSON error, then the
+/// connection closed, since what the client still sends of this request is not read.
+enum EarlyAnswer {
+    static func send(context: ChannelHandlerContext, status: HTTPResponse.Status, reason: String) {
         let body = ServiceError.jsonBody(status: status.code, reason: reason)
         var fields = HTTPFields()
         fields[.contentType] = "application/json"
         fields[.contentLength] = String(body.count)
         fields[.connection] = "close"
-        context.write(wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: fields))), promise: nil)
-        context.write(wrapOutboundOut(.body(ByteBuffer(bytes: body))), promise: nil)
+        context.write(NIOAny(HTTPResponsePart.head(HTTPResponse(status: status, headerFields: fields))), promise: nil)
+        context.write(NIOAny(HTTPResponsePart.body(ByteBuffer(bytes: body))), promise: nil)
         // A lingering close, as nginx does: only the sending side is shut at once, and what the
         // client still sends (the body it had started on) is read and dropped for a moment. A
         // full close with unread data would make the kernel answer with a reset, which can reach
-        // the client before the 413 and take its place.
+        // the client before the answer and take its place.
         let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+        context.writeAndFlush(NIOAny(HTTPResponsePart.end(nil))).whenComplete { _ in
             channel.close(mode: .output, promise: nil)
-            channel.eventLoop.scheduleTask(in: Self.linger) { channel.close(promise: nil) }
+            channel.eventLoop.scheduleTask(in: linger) { channel.close(promise: nil) }
         }
     }
 
     /// How long a refused connection's remaining input is read and dropped before it is closed.
     static let linger = TimeAmount.seconds(2)
+}
+
+/// Notes, from the raw bytes before the HTTP parser, whether a line shaped like a request line
+/// (`METHOD SP target`) ran past the longest target allowed: the parser reports a target and a
+/// header field too long with one error, and they deserve 414 and 431.
+final class RequestLineWatcher: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private let longest: Int
+    private var lineLength = 0
+    /// Whether the current line so far is an upper-case token (nil: not yet known).
+    private var tokenSoFar: Bool? = nil
+    private var startsLikeRequest = false
+    private(set) var sawLongRequestLine = false
+
+    init(longest: Int) { self.longest = longest }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let buffer = unwrapInboundIn(data)
+        buffer.withUnsafeReadableBytes { bytes in
+            for byte in bytes { look(at: byte) }
+        }
+        context.fireChannelRead(data)
+    }
+
+    private func look(at byte: UInt8) {
+        if byte == 10 {
+            lineLength = 0
+            tokenSoFar = nil
+            startsLikeRequest = false
+            return
+        }
+        lineLength += 1
+        if tokenSoFar != false, !startsLikeRequest {
+            if byte == 32 {
+                startsLikeRequest = tokenSoFar == true
+                tokenSoFar = false
+            } else {
+                tokenSoFar = (65...90).contains(byte)
+            }
+        }
+        if startsLikeRequest, lineLength > longest { sawLongRequestLine = true }
+    }
+}
+
+/// An HTTP/1.0 request is answered and its connection closed unless it asked to be kept alive
+/// (RFC 9112 §9.3); the HTTP types beneath the router no longer carry the version, so a
+/// `Connection: close` on the head tells the server.
+final class HTTP10ConnectionClose: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .head(var head) = unwrapInboundIn(data), !head.isKeepAlive, head.version.major == 1, head.version.minor == 0 {
+            head.headers.replaceOrAdd(name: "connection", value: "close")
+            context.fireChannelRead(wrapInboundOut(.head(head)))
+            return
+        }
+        context.fireChannelRead(data)
+    }
 }

@@ -22,11 +22,15 @@ public protocol ScanStore: Sendable {
     /// Runs what the store needs while the server does (a connection pool) until the task is
     /// cancelled, which happens after the server has drained. Stores with nothing to run return.
     func run() async
+    /// Whether the store can keep scans now; readiness answers 503 while it cannot, so that a
+    /// load balancer sends scans elsewhere. Cheap: asked on every readiness probe.
+    func canKeepScans() async -> Bool
 }
 
 extension ScanStore {
     public func prepare() async throws(ServiceError) {}
     public func run() async {}
+    public func canKeepScans() async -> Bool { true }
 }
 
 /// 128 random bits as 32 hex digits: an id nobody can guess, and the only form `get` accepts.
@@ -85,6 +89,14 @@ final class DirectoryScanStore: ScanStore {
     /// A scan larger than this is not read back (no flat page comes near it).
     static let largestScan = 64 << 20
     private let lastSweep = Mutex(-Double.infinity)
+    /// The folder's size as the last sweep left it, plus what this process has written since: a
+    /// write that takes it over ``maximumBytes`` sweeps at once, not at the next interval.
+    private let estimatedBytes = Mutex(0)
+    /// Set when a write fails (a full or read-only disk, a folder gone), with when the store was
+    /// last probed; cleared when a write or a probe succeeds.
+    private let failing = Mutex<(since: Double, probed: Double)?>(nil)
+    /// Seconds between probes of a failing folder (a small file written and removed).
+    static let probeInterval = 2.0
 
     /// Creates the folder (0700) if it is missing; throws if it cannot be written.
     init(folder: String, lifetime: Double, maximumBytes: Int) throws(ServiceError) {
@@ -106,27 +118,80 @@ final class DirectoryScanStore: ScanStore {
     // that serve requests.
     func keep(_ jpeg: [UInt8]) async throws(ServiceError) -> String {
         do {
-            return try await NIOThreadPool.singleton.runIfActive { () throws(ServiceError) in try self.writeFile(jpeg) }
-        } catch let error as ServiceError {
-            throw error
+            let id = try await NIOThreadPool.singleton.runIfActive { () throws(StoreFailure) in try self.writeFile(jpeg) }
+            failing.withLock { $0 = nil }
+            return id
         } catch {
-            throw ServiceError(internal: error, what: "keeping a scan")
+            // A full or read-only disk, or a folder gone, is the server's trouble and may pass: 503,
+            // as the PostgreSQL store answers, and readiness tells the balancer until it passes.
+            let now = Self.wallClock()
+            failing.withLock { $0 = $0 ?? (now, now) }
+            serviceLog.error("keeping a scan in '\(folder)' failed: \(error)")
+            throw ServiceError(503, "the scan store cannot keep scans now; try again shortly", retryAfter: 5)
         }
+    }
+
+    func canKeepScans() async -> Bool {
+        let now = Self.wallClock()
+        let due = failing.withLock { state -> Bool in
+            guard let failure = state else { return false }
+            guard now - failure.probed >= Self.probeInterval else { return false }
+            state = (failure.since, now)
+            return true
+        }
+        if due, (try? await NIOThreadPool.singleton.runIfActive { self.probe() }) == true {
+            failing.withLock { $0 = nil }
+        }
+        return failing.withLock { $0 == nil }
+    }
+
+    /// Whether a small file can be written, synced and removed in the folder.
+    private func probe() -> Bool {
+        let path = folder + "/.partial-probe-" + ScanID.make()
+        defer { unlink(path) }
+        return (try? write([UInt8](repeating: 0, count: 4096), to: path)) != nil
     }
 
     func get(_ id: String) async -> [UInt8]? {
         (try? await NIOThreadPool.singleton.runIfActive { self.readFile(id) }) ?? nil
     }
 
-    func writeFile(_ jpeg: [UInt8]) throws(ServiceError) -> String {
+    func writeFile(_ jpeg: [UInt8]) throws(StoreFailure) -> String {
         let id = ScanID.make()
         let temporary = folder + "/.partial-" + id
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw ServiceError(internal: StoreFailure(errno), what: "keeping a scan") }
+        do {
+            try write(jpeg, to: temporary)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, folder + "/" + id + ".jpg") == 0 else {
+            let error = errno
+            unlink(temporary)
+            throw StoreFailure(error)
+        }
+        let now = Self.wallClock()
+        let overSize = estimatedBytes.withLock { total in
+            total += jpeg.count
+            return total > maximumBytes
+        }
+        let due = lastSweep.withLock { last in
+            guard overSize || now - last >= Self.sweepInterval else { return false }
+            last = now
+            return true
+        }
+        if due { sweep(now: now) }
+        return id
+    }
+
+    /// Writes `bytes` to a new file at `path` (0600, never through a link) and syncs it.
+    private func write(_ bytes: [UInt8], to path: String) throws(StoreFailure) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw StoreFailure(errno) }
         var written = 0
-        let failure: Int32? = jpeg.withUnsafeBytes { bytes in
-            while written < bytes.count {
-                let count = write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+        let failure: Int32? = bytes.withUnsafeBytes { buffer in
+            while written < buffer.count {
+                let count = Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
                 if count < 0, errno == EINTR { continue }
                 guard count > 0 else { return errno }
                 written += count
@@ -134,23 +199,7 @@ final class DirectoryScanStore: ScanStore {
             return fsync(descriptor) == 0 ? nil : errno
         }
         close(descriptor)
-        if let failure {
-            unlink(temporary)
-            throw ServiceError(internal: StoreFailure(failure), what: "keeping a scan")
-        }
-        guard rename(temporary, folder + "/" + id + ".jpg") == 0 else {
-            let error = errno
-            unlink(temporary)
-            throw ServiceError(internal: StoreFailure(error), what: "keeping a scan")
-        }
-        let now = Self.wallClock()
-        let due = lastSweep.withLock { last in
-            guard now - last >= Self.sweepInterval else { return false }
-            last = now
-            return true
-        }
-        if due { sweep(now: now) }
-        return id
+        if let failure { throw StoreFailure(failure) }
     }
 
     func readFile(_ id: String) -> [UInt8]? {
@@ -203,6 +252,7 @@ final class DirectoryScanStore: ScanStore {
             unlink(folder + "/" + scan.name)
             total -= scan.size
         }
+        estimatedBytes.withLock { $0 = total }
     }
 
     private static func wallClock() -> Double {

@@ -21,10 +21,20 @@ public struct ServiceConfiguration: Sendable {
     public var maximumFrames: Int = 300
     /// Seconds a request may take before it gets 503; its worker finishes the frame it is on.
     public var requestTimeout: Double = 30
-    /// Seconds a connection may stay silent (between requests, or part-way through a request's
-    /// head) before it is closed. Default 30; lowering it frees slow clients' connections sooner.
+    /// Seconds a connection may stay silent, and seconds a whole request head may take from the
+    /// connection's opening or the previous answer, before it is closed. Default 30; lowering it
+    /// frees idle and slow clients' connections sooner.
     public var idleTimeout: Double = 30
-    /// Connections open at once; beyond it new ones wait in the listen backlog. Default 512.
+    /// Seconds a request's body has to arrive, before the extension of ``minimumBodyRate``; a body
+    /// still short then is answered 408. The whole request head has ``idleTimeout`` seconds from
+    /// the connection's opening or the previous answer. Default 20.
+    public var bodyTimeout: Double = 20
+    /// Bytes a second a request body must keep up: each that many extend its deadline by a second.
+    /// Default 4096; lowering it lets slower uploads through and slow clients hold connections longer.
+    public var minimumBodyRate: Double = 4096
+    /// Connections open at once. A new one beyond it closes the connection that has waited
+    /// longest for a request head (then the one longest reading a body), so that a health probe
+    /// always gets in. Default 512.
     public var maximumConnections: Int = 512
     /// Seconds between SIGTERM and closing the listener, during which `/v1/health/ready` answers
     /// 503 while requests are still served, so that a load balancer stops sending new ones first.

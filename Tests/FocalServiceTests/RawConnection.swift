@@ -6,7 +6,7 @@ import Foundation
 
 /// A plain TCP connection to the live server, for requests URLSession will not send: a head cut
 /// in half, a Content-Length of 10 GiB, bytes that are not HTTP.
-final class RawConnection {
+final class RawConnection: @unchecked Sendable {
     private let socket: Int32
 
     init(port: Int) throws {
@@ -57,5 +57,13 @@ final class RawConnection {
             if let marker, String(decoding: received, as: UTF8.self).contains(marker) { break }
         }
         return (String(decoding: received, as: UTF8.self), false)
+    }
+
+    /// As ``receive(within:until:)``, waiting on a thread of its own: a test that blocks the
+    /// cooperative pool's threads (two on a 2-core machine) starves the very server it waits for.
+    func answer(within seconds: Double, until marker: String? = nil) async -> (text: String, closed: Bool) {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: self.receive(within: seconds, until: marker)) }
+        }
     }
 }

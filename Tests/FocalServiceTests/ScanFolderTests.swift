@@ -50,7 +50,8 @@ import Testing
         try Data("secret".utf8).write(to: URL(fileURLWithPath: folder + "/notes.jpg"))
         for id in ["notes", "notes.jpg", "..%2F..%2Fetc%2Fpasswd", "%2Fetc%2Fhostname", String(repeating: "A", count: 32)] {
             let reply = try await live.request("GET", "/v1/scans/" + id)
-            #expect(reply.status == 404, "\(id): \(reply.status)")
+            // Percent-encoded paths are refused before routing (RequestPath); the rest find nothing.
+            #expect(reply.status == (id.contains("%") ? 400 : 404), "\(id): \(reply.status)")
             #expect(!String(decoding: reply.body, as: UTF8.self).contains(folder), "the folder is never named")
         }
     }
@@ -74,9 +75,10 @@ import Testing
             for id in ids { answers.append(await store.get(id) != nil) }
             return answers
         }
-        #expect(await kept() == [true, true, true, true])
+        // 40 KB written against a 25 KB cap: the oldest go as the writes take the folder over it,
+        // not at the next sweep (between sweeps the folder reached 2.4 times its cap).
+        #expect(await kept() == [false, false, true, true])
         store.sweep(now: Double(time(nil)))
-        // 40 KB over a 25 KB cap: the two oldest go.
         #expect(await kept() == [false, false, true, true])
         #expect(await store.get(ids[3]) == [UInt8](repeating: 3, count: 10_000))
         // Two hours later every scan has expired, and the sweep removes the files.

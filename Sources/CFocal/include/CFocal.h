@@ -63,6 +63,12 @@ typedef struct cfocal_buffer cfocal_buffer;
 void cfocal_buffer_free(cfocal_buffer *buffer);
 cfocal_image cfocal_buffer_view(const cfocal_buffer *buffer);
 
+/* The most pixels any image this process decodes may have, checked by OpenCV after it has read
+   the image's header and before it allocates (OPENCV_IO_MAX_IMAGE_PIXELS, default 2^30). OpenCV
+   reads the limit once, when its image codecs load: CFOCAL_OK when set before that,
+   CFOCAL_ERR_UNSUPPORTED once they have loaded (the limit they loaded with stays). */
+cfocal_status cfocal_image_limit_decoded_pixels(uint64_t pixels);
+
 /* Decodes JPEG, PNG, TIFF, WebP, BMP… from memory. apply_orientation follows EXIF orientation. */
 cfocal_status cfocal_image_decode(const uint8_t *bytes, size_t count, int32_t apply_orientation,
                                   cfocal_buffer **out);

@@ -20,6 +20,18 @@ extension Frame {
     /// header first so that a small file claiming more is refused by name, before any decoding.
     public static let maximumDecodedPixels = 1 << 30
 
+    /// Holds every image this process decodes to at most `pixels`, checked by the decoder itself
+    /// once it has read the image's header and before it allocates, whatever the header check in
+    /// ``init(decoding:orientation:)`` read: a file whose header can be read two ways (a TIFF
+    /// giving its width twice) is still held to the limit. A server that decodes untrusted images
+    /// sets its limit here. OpenCV reads the limit once, as its image codecs load: call this
+    /// before the process decodes or encodes its first image.
+    /// - Returns: false when the codecs had loaded already; the limit they loaded with stays.
+    @discardableResult
+    public static func limitDecodedPixels(to pixels: Int) -> Bool {
+        cfocal_image_limit_decoded_pixels(UInt64(max(1, pixels))) == CFOCAL_OK
+    }
+
     /// Decodes an image held in memory (JPEG, PNG, TIFF, WebP or BMP).
     public init(decoding bytes: [UInt8], orientation: OrientationHandling = .apply) throws(FocalError) {
         if let header = ImageHeader(bytes: bytes), header.pixelCount > Frame.maximumDecodedPixels {

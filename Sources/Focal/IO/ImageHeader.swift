@@ -6,7 +6,8 @@ public struct ImageHeader: Sendable, Equatable {
     public var height: Int
 
     /// Reads JPEG (SOF markers), PNG (IHDR), WebP (VP8, VP8L, VP8X), BMP and TIFF (first IFD)
-    /// headers. Nil when the bytes are none of these, or the header is truncated.
+    /// headers. Nil when the bytes are none of these, or the header is truncated. Where a header
+    /// claims a size twice (a TIFF's width tag given twice), the larger is reported.
     public init?(bytes: [UInt8]) {
         func be16(_ i: Int) -> Int { Int(bytes[i]) << 8 | Int(bytes[i + 1]) }
         func be32(_ i: Int) -> Int { be16(i) << 16 | be16(i + 2) }
@@ -70,8 +71,10 @@ public struct ImageHeader: Sendable, Equatable {
                 guard at + 12 <= n else { break }
                 let tag = u16(at), type = u16(at + 2)
                 let value = type == 3 ? u16(at + 8) : u32(at + 8)
-                if tag == 256 { width = value }
-                if tag == 257 { height = value }
+                // A tag given twice is read by libtiff from its first entry, and might be read
+                // from its last by another decoder: the limit holds whichever is read.
+                if tag == 256 { width = max(width ?? 0, value) }
+                if tag == 257 { height = max(height ?? 0, value) }
             }
             guard let width, let height else { return nil }
             self.init(format: .tiff, width: width, height: height)
