@@ -78,8 +78,18 @@ cfocal_status cfocal_image_limit_decoded_pixels(uint64_t pixels) {
     return guarded("limit decoded pixels", [&] {
         if (pixels == 0) fail(CFOCAL_ERR_INVALID_ARGUMENT, "the pixel limit must be at least 1");
         if (codecs_loading.load()) fail(CFOCAL_ERR_UNSUPPORTED, "OpenCV's image codecs are loaded already; their limit stays");
-        // loadsave.cpp reads the variable into a static as the library loads.
+        // loadsave.cpp reads the variable into a static as the library loads: load it now, then
+        // put the environment back, so that programs this process starts keep their own limit.
+        const char *before = getenv("OPENCV_IO_MAX_IMAGE_PIXELS");
+        const std::string previous = before ? before : "";
         setenv("OPENCV_IO_MAX_IMAGE_PIXELS", std::to_string(pixels).c_str(), 1);
+        try {
+            codecs();
+        } catch (...) {
+            before ? setenv("OPENCV_IO_MAX_IMAGE_PIXELS", previous.c_str(), 1) : unsetenv("OPENCV_IO_MAX_IMAGE_PIXELS");
+            throw;
+        }
+        before ? setenv("OPENCV_IO_MAX_IMAGE_PIXELS", previous.c_str(), 1) : unsetenv("OPENCV_IO_MAX_IMAGE_PIXELS");
         return CFOCAL_OK;
     });
 }

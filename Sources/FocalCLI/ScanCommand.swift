@@ -133,9 +133,9 @@ struct ScanCommand: ParsableCommand {
     private func writeFolder(_ out: String, scans: [DocumentScan], flats: [Frame], source: String) throws {
         let folderExisted = FileManager.default.fileExists(atPath: out)
         do {
-            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            try OutputFolder.create(out)
         } catch {
-            printError("Cannot create the folder '\(out)': \(error)")
+            printError(error.description)
             throw ExitCode(1)
         }
         do {

@@ -38,9 +38,9 @@ struct CLIRun {
 }
 
 extension CLIRun {
-    /// Runs focal with arguments and sends it SIGINT after `seconds`: whether it was still
-    /// running then, its exit status and what it wrote to standard error.
-    static func interrupted(_ arguments: [String], after seconds: Double) throws -> (
+    /// Runs focal with arguments and sends it `signal` (SIGINT unless said) after `seconds`:
+    /// whether it was still running then, its exit status and what it wrote to standard error.
+    static func interrupted(_ arguments: [String], after seconds: Double, signal: Int32 = SIGINT) throws -> (
         wasRunning: Bool, status: Int32, error: String
     ) {
         let process = Process()
@@ -52,7 +52,7 @@ extension CLIRun {
         try process.run()
         usleep(UInt32(seconds * 1_000_000))
         let wasRunning = process.isRunning
-        kill(process.processIdentifier, SIGINT)
+        kill(process.processIdentifier, signal)
         process.waitUntilExit()
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return (wasRunning, process.terminationStatus, message)
@@ -353,6 +353,36 @@ final class Scratch {
         #expect(run.status == 130, "\(run.error)")
         #expect(run.error.contains("interrupted"))
         #expect(scratch.contents.isEmpty, "no output and no temporary file: \(scratch.contents)")
+    }
+
+    /// SIGKILL leaves the render no chance to remove its temporary file; the next render to the
+    /// same destination removes it (they were left to pile up, 48 B to 1 MB each).
+    @Test func aKilledRenderLeavesATemporaryFileTheNextOneRemoves() throws {
+        let scratch = Scratch()
+        let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+            .appendingPathComponent("Samples/Media/document.mp4").path
+        let output = scratch.path + "/out.mp4"
+        let render = Process()
+        render.executableURL = URL(fileURLWithPath: CLIRun.binary)
+        render.arguments = ["overlay", sample, "-o", output, "--accuracy", "high"]
+        render.standardOutput = FileHandle.nullDevice
+        render.standardError = FileHandle.nullDevice
+        try render.run()
+        // Killed once its temporary file exists (the writer opens after the first frames).
+        let start = Date()
+        while render.isRunning, scratch.contents.isEmpty, Date().timeIntervalSince(start) < 60 { usleep(20_000) }
+        #expect(render.isRunning, "the render should still be running")
+        kill(render.processIdentifier, SIGKILL)
+        render.waitUntilExit()
+        let left = scratch.contents
+        #expect(left.count == 1 && left[0].hasPrefix(".out.mp4.focal-") && left[0].hasSuffix(".partial"), "\(left)")
+        // Another process's file of the same shape, still running (pid 1), is not touched.
+        let running = scratch.path + "/.out.mp4.focal-1-abc.partial"
+        #expect(FileManager.default.createFile(atPath: running, contents: Data()))
+        let again = try CLIRun(["overlay", sample, "-o", output, "--accuracy", "low", "--types", "none"])
+        #expect(again.status == 0, "\(again.error)")
+        #expect(scratch.contents == [".out.mp4.focal-1-abc.partial", "out.mp4"], "\(scratch.contents)")
     }
 
     @Test func imageSequenceBecomesAVideo() throws {

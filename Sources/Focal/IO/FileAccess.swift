@@ -44,7 +44,7 @@ enum FileAccess {
         try requireFolder(of: path, operation: operation)
         var info = stat()
         let isStream = stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
-        let target = isStream ? path : linkTarget(of: path) ?? path
+        let target = isStream ? path : try checkedDestination(of: path, operation: operation)
         let failure: FocalError? = bytes.withUnsafeBytes { raw in
             do throws(FocalError) {
                 if isStream {
@@ -61,14 +61,33 @@ enum FileAccess {
         if let failure { throw failure }
     }
 
-    /// The existing file a symbolic link at path leads to (nil: path is no link, or leads nowhere).
-    private static func linkTarget(of path: String) -> String? {
-        var info = stat()
-        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK, let resolved = realpath(path, nil) else {
-            return nil
+    /// The file a write to `path` replaces or creates: path itself, or where a symbolic link at
+    /// path leads, also when that file does not exist yet (as a shell's `>` creates it). A link
+    /// into a folder that does not exist is refused, naming the link: replacing the link with a
+    /// file would break it silently.
+    static func destination(of path: String, operation: String) throws(FocalError) -> String {
+        var current = path
+        for _ in 0..<16 {
+            var info = stat()
+            guard lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return current }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(current, &buffer, buffer.count - 1)
+            guard count > 0 else { throw error(errno, operation: operation, path: path) }
+            let target = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = target.hasPrefix("/") ? target : folderOf(current) + "/" + target
         }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        throw FocalError(.invalidArgument, operation: operation, path: path, reason: "its symbolic links go round in a loop")
+    }
+
+    /// Like ``destination(of:operation:)``, and the folder that will hold the file must exist.
+    static func checkedDestination(of path: String, operation: String) throws(FocalError) -> String {
+        let target = try destination(of: path, operation: operation)
+        if target != path, !exists(folderOf(target)) {
+            throw FocalError(
+                .directoryNotFound, operation: operation, path: path,
+                reason: "it is a symbolic link to '\(target)', whose folder does not exist")
+        }
+        return target
     }
 
     /// Writes bytes into an existing device or pipe, as a shell's `>` does.
@@ -156,12 +175,44 @@ enum FileAccess {
         }
     }
 
-    /// A hidden name in the same folder, so that the final rename stays on one file system.
+    /// A hidden name in the same folder, so that the final rename stays on one file system:
+    /// `.NAME.focal-PID-TAG.partial`, which says whose it is and which process writes it.
     static func temporarySibling(of path: String) -> String {
+        let tag = String(UInt32.random(in: 0...UInt32.max), radix: 36)
+        return temporaryPrefix(of: path) + "focal-\(getpid())-\(tag).partial"
+    }
+
+    private static func temporaryPrefix(of path: String) -> String {
         let folder = folderOf(path)
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        let tag = String(UInt32.random(in: 0...UInt32.max), radix: 36)
-        return (folder == "." && !path.hasPrefix("./") ? "" : folder + "/") + ".\(name).\(getpid())-\(tag).partial"
+        return (folder == "." && !path.hasPrefix("./") ? "" : folder + "/") + ".\(name)."
+    }
+
+    /// Removes the temporary files that earlier writers of `path` left when they were killed
+    /// (SIGKILL leaves no chance to clean up): each names its process, and one whose process is
+    /// gone is stale. Files of a process still running, and names of any other form, are kept.
+    /// Returns how many were removed.
+    @discardableResult
+    static func removeStaleTemporaries(of path: String) -> Int {
+        let prefix = temporaryPrefix(of: path)
+        let folder = folderOf(path)
+        let namePrefix = String(prefix.split(separator: "/").last ?? "")
+        guard let directory = opendir(folder) else { return 0 }
+        var stale: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name.hasPrefix(namePrefix), name.hasSuffix(".partial") else { continue }
+            // "focal-PID-TAG" (and "PID-TAG", as earlier versions named them).
+            var middle = name.dropFirst(namePrefix.count).dropLast(".partial".count)
+            if middle.hasPrefix("focal-") { middle = middle.dropFirst("focal-".count) }
+            let parts = middle.split(separator: "-")
+            guard parts.count == 2, let pid = Int32(parts[0]), pid > 0, parts[1].allSatisfy({ $0.isNumber || $0.isLowercase })
+            else { continue }
+            if pid != getpid(), kill(pid, 0) != 0, errno == ESRCH { stale.append(name) }
+        }
+        closedir(directory)
+        let base = folder == "." && !path.hasPrefix("./") ? "" : folder + "/"
+        return stale.filter { unlink(base + $0) == 0 }.count
     }
 
     static func folderOf(_ path: String) -> String {

@@ -87,7 +87,11 @@ public final class VideoWriter {
         self.framesPerSecond = framesPerSecond
         self.settings = settings
         try FileAccess.requireFolder(of: path, operation: "write video")
-        let temporary = FileAccess.temporarySibling(of: path)
+        // A symbolic link stays, and the file it leads to is written, as images and JSON do.
+        let target = try FileAccess.checkedDestination(of: path, operation: "write video")
+        // A writer killed part-way (SIGKILL) left its temporary file: the next writer clears it.
+        FileAccess.removeStaleTemporaries(of: target)
+        let temporary = FileAccess.temporarySibling(of: target)
         var writer: OpaquePointer?
         let status = settings.codec.encoderName.withCString { encoder in
             settings.preset.rawValue.withCString { preset in
@@ -97,7 +101,7 @@ public final class VideoWriter {
                     bit_rate: Int32(clamping: settings.bitRate ?? 0), threads: Int32(settings.threads),
                     lookahead: Int32(clamping: settings.lookahead ?? -1), b_frames: Int32(clamping: settings.bFrames ?? -1),
                     lookahead_thread: settings.lookaheadThread ? 1 : 0)
-                return cfocal_video_writer_open(path, temporary, &config, &writer)
+                return cfocal_video_writer_open(target, temporary, &config, &writer)
             }
         }
         if status != CFOCAL_OK {
