@@ -15,7 +15,8 @@ struct ServeCommand: AsyncParsableCommand {
             JSON under /v1 (documented in docs/openapi.yaml):
               GET  /v1/health              status, version, workers busy and waiting (also HEAD)
               GET  /v1/health/live         200 while the process answers (Kubernetes' liveness probe)
-              GET  /v1/health/ready        200 while it takes requests; 503 once draining or a model is missing
+              GET  /v1/health/ready        200 while it takes requests; 503 once draining, while a model is
+                                           missing or while the scan store cannot keep scans
               POST /v1/detect              one image (raw body or multipart) → features, as focal detect --json
                                            query: types=rectangle,text,face,qr accuracy=low|high maxFeatures=N
               POST /v1/scan                a burst (multipart images) or a short video → per document: best frame,
@@ -37,15 +38,21 @@ struct ServeCommand: AsyncParsableCommand {
             400 for a malformed request, 404 and 405 for wrong paths and methods, and 500 only for a \
             fault of the server's own, whose details go to the log. Videos are read from memory as \
             MP4/MOV, Matroska/WebM or AVI only, so an upload can never make the server open another \
-            file. A connection idle for --idle-timeout seconds is closed. If a detector's model is \
-            missing at start-up, the log names the file and /v1/health answers 503.
+            file. A path is served only as spelled canonically: '//v1/detect', '/v1/./scan', \
+            '/v1/%64etect' and the like get 400, so no spelling passes the key check. A connection \
+            idle for --idle-timeout seconds, or whose request head takes longer to arrive, is \
+            closed; a body slower than --body-timeout and --min-body-rate allow gets 408. At \
+            --max-connections a new connection closes the one that has waited longest for a \
+            request, so that health probes always get in. If a detector's model is missing at \
+            start-up, the log names the file and /v1/health answers 503.
 
             Flat scans stay in this process's memory unless told otherwise, which suits a single \
             process only. Replicas behind a load balancer share them: --scan-dir on a volume every \
             replica mounts, or --scan-postgres on a PostgreSQL database every replica reaches (the \
             table focal_scans is created if missing; the password may come from PGPASSWORD instead \
             of the URL). A store that cannot be used at start-up stops the start; one that stops \
-            answering later makes scan requests 503.
+            answering later (a database gone, a full or read-only disk) makes scan requests 503 \
+            with Retry-After, and /v1/health/ready 503 until it can keep scans again.
 
             EXAMPLES
               focal serve
@@ -85,10 +92,26 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("idle-timeout"), parsing: .unconditional,
-        help: ArgumentHelp("Seconds a silent connection (or half a request head) stays open.", valueName: "s"))
+        help: ArgumentHelp(
+            "Seconds a silent connection stays open, and a whole request head may take to arrive.", valueName: "s"))
     var idleTimeout: Double = 30
 
-    @Option(name: .customLong("max-connections"), parsing: .unconditional, help: ArgumentHelp("Connections open at once.", valueName: "n"))
+    @Option(
+        name: .customLong("body-timeout"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Seconds a request body has, and one more for every --min-body-rate bytes it delivers; then 408.",
+            valueName: "s"))
+    var bodyTimeout: Double = 20
+
+    @Option(
+        name: .customLong("min-body-rate"), parsing: .unconditional,
+        help: ArgumentHelp("Bytes a second a request body must keep up.", valueName: "bytes"))
+    var minBodyRate: Double = 4096
+
+    @Option(
+        name: .customLong("max-connections"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Connections open at once; a new one beyond it closes the one idle longest.", valueName: "n"))
     var maxConnections: Int = 512
 
     @Option(
@@ -136,7 +159,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("api-keys"),
         help: ArgumentHelp(
-            "A file of API keys, one per line: /v1 requests (but health) then need Authorization: Bearer <key>. Re-read on SIGHUP.",
+            "A file of API keys, one per line: every request but health and metrics then needs Authorization: Bearer <key>. Re-read on SIGHUP: delete a key's line to revoke it; an emptied or deleted file revokes every key.",
             valueName: "file"))
     var apiKeysFile: String?
 
@@ -163,6 +186,8 @@ struct ServeCommand: AsyncParsableCommand {
         try check("--max-frames", maxFrames, ranges.frames)
         try check("--timeout", timeout, ranges.seconds)
         try check("--idle-timeout", idleTimeout, ranges.seconds)
+        try check("--body-timeout", bodyTimeout, ranges.seconds)
+        try check("--min-body-rate", minBodyRate, 1...1e9)
         try check("--max-connections", maxConnections, ranges.connections)
         try check("--drain-delay", drainDelay, 0...3600)
         try check("--scan-ttl", scanLifetime, 1...31_536_000)
@@ -204,14 +229,14 @@ struct ServeCommand: AsyncParsableCommand {
                 throw ExitCode(1)
             }
             configuration.apiKeys = keys
-            // SIGHUP re-reads the file: keys rotate without a restart. A file that has become
-            // unreadable or empty leaves the keys in use.
+            // SIGHUP re-reads the file: keys rotate and are revoked without a restart. A file
+            // that has become empty, unreadable or missing revokes every key (fails closed).
             signal(SIGHUP, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: SIGHUP)
             source.setEventHandler {
                 switch keys.reload() {
                 case .success(let count): printError("re-read \(count) API key(s) from '\(apiKeysFile)'")
-                case .failure(let error): printError("\(error.reason); the keys in use stay")
+                case .failure(let error): printError("\(error.reason): every key is revoked until the file holds keys again")
                 }
             }
             source.resume()
@@ -228,6 +253,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maximumFrames = maxFrames
         configuration.requestTimeout = timeout
         configuration.idleTimeout = idleTimeout
+        configuration.bodyTimeout = bodyTimeout
+        configuration.minimumBodyRate = minBodyRate
         configuration.maximumConnections = maxConnections
         configuration.drainDelay = drainDelay
         configuration.gracePeriod = grace
