@@ -24,7 +24,7 @@ build: deps
 
 ## libFuzzer with AddressSanitizer over the service's request path, FUZZ_SECONDS per target.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= request-body image-upload video-upload
+FUZZ_TARGETS ?= request-body image-upload video-upload request-head
 fuzz: deps
 	FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_SEED=$(FUZZ_SEED) scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 

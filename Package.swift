@@ -82,6 +82,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                // The request-head fuzz target runs the router on a channel of its own.
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -117,6 +119,7 @@ let package = Package(
         .executableTarget(name: "fuzz-request-body", dependencies: ["FocalService"], path: "Fuzz/RequestBody"),
         .executableTarget(name: "fuzz-image-upload", dependencies: ["FocalService"], path: "Fuzz/ImageUpload"),
         .executableTarget(name: "fuzz-video-upload", dependencies: ["FocalService"], path: "Fuzz/VideoUpload"),
+        .executableTarget(name: "fuzz-request-head", dependencies: ["FocalService"], path: "Fuzz/RequestHead"),
 
         // Samples: small programs that show the library in use.
         // Benchmarks: ratios against OpenCV's idioms and ffmpeg, measured in the same run.

@@ -16,8 +16,8 @@ cd "$(dirname "$0")/.."
 seconds=${1:-${FUZZ_SECONDS:-60}}
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || read -r -a targets <<<"${FUZZ_TARGETS:-request-body image-upload video-upload}"
-[[ ${#targets[@]} -gt 0 ]] || targets=(request-body image-upload video-upload)
+[[ ${#targets[@]} -gt 0 ]] || read -r -a targets <<<"${FUZZ_TARGETS:-request-body image-upload video-upload request-head}"
+[[ ${#targets[@]} -gt 0 ]] || targets=(request-body image-upload video-upload request-head)
 scratch=.build/fuzz
 # A fatal error is the finding; Swift's own backtracer under AddressSanitizer only adds noise.
 export SWIFT_BACKTRACE=enable=no
@@ -27,7 +27,7 @@ flags=(
 )
 
 for target in "${targets[@]}"; do
-    [[ -d Fuzz/Corpus/$target ]] || { echo "fuzz: no target '$target' (try request-body, image-upload, video-upload)" >&2; exit 2; }
+    [[ -d Fuzz/Corpus/$target ]] || { echo "fuzz: no target '$target' (try request-body, image-upload, video-upload, request-head)" >&2; exit 2; }
     echo "fuzz: building fuzz-$target"
     # The linker warns about every ASan helper it cannot export; those lines are noise.
     swift build --scratch-path "$scratch" --product "fuzz-$target" "${flags[@]}" 2>&1 \

@@ -1,10 +1,12 @@
 import Prometheus
+import Synchronization
 
 /// The service's Prometheus metrics: requests by endpoint and status, their latency, frames
 /// processed, and the worker pool's load.
 final class ServiceMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     private let frames: Counter
+    private let answered = Atomic<Int>(0)
 
     init() {
         frames = registry.makeCounter(
@@ -12,7 +14,12 @@ final class ServiceMetrics: Sendable {
                 metricName: "focal_frames_processed", unitName: "total", helpText: "Frames (images and video frames) processed."))
     }
 
+    /// Requests the API's endpoints (detect, scan, flatten, scans) have answered, whatever their
+    /// status; health and metrics are not counted.
+    var requestsAnswered: Int { answered.load(ordering: .relaxed) }
+
     func request(endpoint: String, status: Int, seconds: Double) {
+        answered.add(1, ordering: .relaxed)
         registry.makeCounter(
             descriptor: MetricNameDescriptor(metricName: "focal_requests", unitName: "total", helpText: "Requests answered."),
             labels: [("endpoint", endpoint), ("status", String(status))]

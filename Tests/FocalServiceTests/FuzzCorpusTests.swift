@@ -22,12 +22,13 @@ import Testing
         return try names.map { ($0, Array(try Data(contentsOf: folder.appendingPathComponent($0)))) }
     }
 
-    @Test(arguments: ["request-body", "image-upload", "video-upload"])
+    @Test(arguments: ["request-body", "image-upload", "video-upload", "request-head"])
     func everyCommittedInputIsAcceptedOrRefusedAsTheClientsError(target: String) throws {
         let entry: (UnsafeRawBufferPointer) -> ServiceError? =
             switch target {
             case "request-body": FuzzingEntryPoints.requestBody
             case "image-upload": FuzzingEntryPoints.imageUpload
+            case "request-head": FuzzingEntryPoints.requestHead
             default: FuzzingEntryPoints.videoUpload
             }
         let inputs = try Self.inputs(target)
