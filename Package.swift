@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         // The networked scan store (focal serve --scan-postgres), for replicas without a shared volume.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Already PostgresNIO's; its TLS context for the scan store's login check.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
     ],
     targets: [
         // System libraries: pkg-config gives the header paths; CFocal names the libraries it links.
@@ -97,6 +99,9 @@ let package = Package(
             dependencies: [
                 "FocalService",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // A login checked apart from the pool, to say why the pool cannot connect.
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

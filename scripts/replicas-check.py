@@ -357,6 +357,13 @@ def postgres_phase(args, folder, page, authorized):
               f"an unreachable database stops the start in {time.monotonic() - started:.1f} s, exit "
               f"{refused.returncode}: {refused.stderr.strip().splitlines()[-1][:150] if refused.stderr else ''}")
 
+        # 5a'. A wrong password stops the start, saying so (the pool retried until it said "no answer").
+        refused = subprocess.run([args.focal, "serve", "--port", "0", "--scan-postgres", database.url()],
+                                 capture_output=True, text=True, timeout=60, env={**os.environ, "PGPASSWORD": "wrong"})
+        last = refused.stderr.strip().splitlines()[-1][:160] if refused.stderr else ""
+        check(refused.returncode == 1 and "password authentication failed" in refused.stderr,
+              f"a wrong password stops the start, exit {refused.returncode}: {last}")
+
         replicas = [Replica(args.focal, folder, "replica-1", store, environment),
                     Replica(args.focal, folder, "replica-2", store, environment)]
         proxy, balancer = start_balancer(folder, replicas)

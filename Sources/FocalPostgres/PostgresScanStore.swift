@@ -1,5 +1,7 @@
 import FocalService
 import Logging
+import NIOPosix
+import NIOSSL
 import PostgresNIO
 import Synchronization
 
@@ -30,6 +32,7 @@ public final class PostgresScanStore: ScanStore {
     /// The database, as the log and errors name it: the URL without its password.
     public let endpoint: String
     let client: PostgresClient
+    private let login: LoginCheck
     private let lastSweep = Mutex(ContinuousClock.now - .seconds(3600))
     private let log = Logger(label: "focal.scan-store")
 
@@ -42,6 +45,7 @@ public final class PostgresScanStore: ScanStore {
     {
         let parsed = try Self.configuration(url: url, password: password)
         self.endpoint = parsed.endpoint
+        self.login = parsed.login
         self.lifetime = lifetime
         self.maximumBytes = maximumBytes
         var configuration = parsed.configuration
@@ -74,7 +78,9 @@ public final class PostgresScanStore: ScanStore {
                 }
             }
         } catch {
-            throw ServiceError(503, "cannot use the scan store \(endpoint): \(error.reason)")
+            // A refused login looks like a stall from the pool: ask once, directly, why.
+            let reason = await login.refusal(within: Self.operationTimeout) ?? error.reason
+            throw ServiceError(503, "cannot use the scan store \(endpoint): \(reason)")
         }
     }
 
@@ -175,7 +181,7 @@ public final class PostgresScanStore: ScanStore {
 
     /// The client configuration a URL names, and the URL as messages may show it (no password).
     static func configuration(url: String, password: String?) throws(ServiceError) -> (
-        configuration: PostgresClient.Configuration, endpoint: String
+        configuration: PostgresClient.Configuration, endpoint: String, login: LoginCheck
     ) {
         func refuse(_ why: String) -> ServiceError {
             ServiceError(400, "the scan store URL \(why); write postgres://user[:password]@host[:port]/database")
@@ -194,7 +200,8 @@ public final class PostgresScanStore: ScanStore {
             let socket = socketFolder + "/.s.PGSQL.\(port)"
             return (
                 .init(unixSocketPath: socket, username: user, password: secret, database: database),
-                "postgres://\(user)@/\(database)?host=\(socketFolder)"
+                "postgres://\(user)@/\(database)?host=\(socketFolder)",
+                LoginCheck { .init(unixSocketPath: socket, username: user, password: secret, database: database) }
             )
         }
         guard let host = components.host, !host.isEmpty else { throw refuse("names no host") }
@@ -205,10 +212,41 @@ public final class PostgresScanStore: ScanStore {
         case "require": tls = .require(.makeClientConfiguration())
         case let mode: throw refuse("has sslmode=\(mode) (disable, prefer or require)")
         }
+        let mode = options["sslmode"] ?? "prefer"
         return (
             .init(host: host, port: port, username: user, password: secret, database: database, tls: tls),
-            "postgres://\(user)@\(host):\(port)/\(database)"
+            "postgres://\(user)@\(host):\(port)/\(database)",
+            LoginCheck {
+                let context = { try NIOSSLContext(configuration: .makeClientConfiguration()) }
+                let tls: PostgresConnection.Configuration.TLS =
+                    mode == "disable" ? .disable : mode == "require" ? .require(try context()) : .prefer(try context())
+                return .init(host: host, port: port, username: user, password: secret, database: database, tls: tls)
+            }
         )
+    }
+
+    /// One connection made apart from the pool, to learn why the pool's connections fail: the
+    /// pool retries a refused login until the operation times out, which said only "no answer".
+    struct LoginCheck: Sendable {
+        let configuration: @Sendable () throws -> PostgresConnection.Configuration
+
+        /// What the server said when it refused the login (a wrong password, an unknown user or
+        /// database), or nil when a connection is made or no answer comes.
+        func refusal(within seconds: Double) async -> String? {
+            let log = Logger(label: "focal.scan-store.login")
+            do {
+                let connection = try await PostgresConnection.connect(
+                    on: MultiThreadedEventLoopGroup.singleton.next(), configuration: try configuration(), id: 0, logger: log
+                ).get()
+                try? await connection.close()
+                return nil
+            } catch let error as PSQLError {
+                guard let message = error.serverInfo?[.message] else { return nil }
+                return "the server refused the login: \(message)"
+            } catch {
+                return nil
+            }
+        }
     }
 }
 
