@@ -89,6 +89,41 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: scratch.path + "/x.png"))
     }
 
+    /// A symbolic link that leads to no file yet was replaced by a regular file; now the file it
+    /// names is written, and a link into a missing folder is refused, naming the link.
+    @Test func flattenWritesThroughALinkThatLeadsNowhereYet() throws {
+        let scratch = Scratch()
+        let photo = scratch.path + "/photo.png"
+        try Frame(width: 200, height: 160, format: .bgr8, color: Color(white: 0.8)).write(to: photo)
+        let corners = "10,10,190,10,190,150,10,150"
+        try FileManager.default.createSymbolicLink(atPath: scratch.path + "/latest.jpg", withDestinationPath: "scans-1.jpg")
+        let run = try CLIRun(["flatten", photo, "--corners", corners, "-o", scratch.path + "/latest.jpg"])
+        #expect(run.status == 0, "\(run.error)")
+        let link = try FileManager.default.destinationOfSymbolicLink(atPath: scratch.path + "/latest.jpg")
+        #expect(link == "scans-1.jpg", "the link stays a link")
+        #expect(try Frame(contentsOf: scratch.path + "/scans-1.jpg").width == 180)
+        try FileManager.default.createSymbolicLink(atPath: scratch.path + "/gone.jpg", withDestinationPath: "/nonexistent-focal/x.jpg")
+        let refused = try CLIRun(["flatten", photo, "--corners", corners, "-o", scratch.path + "/gone.jpg"])
+        #expect(refused.status == 1 && refused.error.contains("gone.jpg") && refused.error.contains("does not exist"), "\(refused.error)")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: scratch.path + "/gone.jpg")) != nil)
+    }
+
+    /// `focal scan --out` on a file or where no folder can be made printed an NSError dump.
+    @Test func aScanFolderThatCannotBeMadeIsASentence() throws {
+        let scratch = Scratch()
+        let photo = scratch.path + "/photo.png"
+        try Frame(width: 200, height: 160, format: .bgr8, color: Color(white: 0.8)).write(to: photo)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: scratch.path + "/file"))
+        for (out, says) in [
+            (scratch.path + "/file", "is a file, not a folder"), (scratch.path + "/file/sub", "is a file, not a folder"),
+            ("/proc/focal-scans", "cannot be made there"),
+        ] {
+            let run = try CLIRun(["scan", photo, "--out", out])
+            #expect(run.status == 1, "\(out): \(run.status)")
+            #expect(run.error.contains(says) && !run.error.contains("Domain="), "\(out): \(run.error)")
+        }
+    }
+
     @Test func sharpnessErrorsNameTheFile() throws {
         let scratch = Scratch()
         let path = scratch.path + "/tiny.png"
