@@ -53,8 +53,12 @@ for target in "${targets[@]}"; do
     # each endpoint and status it first answers: LeakSanitizer reports those, so leak checks are
     # off for that target alone. Its findings are crashes and the key check's disagreements.
     leaks=()
-    [[ $target == request-head ]] && leaks=(-detect_leaks=0)
-    "$scratch/debug/fuzz-$target" "${budget[@]}" "${leaks[@]}" -timeout=20 -rss_limit_mb=3072 -max_len=65536 \
+    asan=${ASAN_OPTIONS:-}
+    if [[ $target == request-head ]]; then
+        leaks=(-detect_leaks=0)
+        asan=${asan:+$asan:}detect_leaks=0
+    fi
+    ASAN_OPTIONS=$asan "$scratch/debug/fuzz-$target" "${budget[@]}" "${leaks[@]}" -timeout=20 -rss_limit_mb=3072 -max_len=65536 \
         -print_final_stats=1 -artifact_prefix="$scratch/artifacts/$target-" \
         "$scratch/corpus/$target" "Fuzz/Corpus/$target" >"$log" 2>&1 || status=$?
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
