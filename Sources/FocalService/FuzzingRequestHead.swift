@@ -52,7 +52,8 @@ extension FuzzingEntryPoints {
         // handler ran (it counts every answer), and the open paths as the API documents them.
         let handlerRan = keyedServer.metrics.requestsAnswered != handled
         let isOpen = ["/v1/health", "/v1/health/live", "/v1/health/ready", "/metrics"].contains(target.prefix { $0 != "?" })
-        let presentsKey = head.headerFields[values: .authorization].count == 1
+        let presentsKey =
+            head.headerFields[values: .authorization].count == 1
             && head.headerFields[.authorization].map { value in
                 let parts = value.split(separator: " ", maxSplits: 1)
                 return parts.count == 2 && parts[0].lowercased() == "bearer" && parts[1].trimmingSpaces == fuzzKey

@@ -1,6 +1,7 @@
-@testable import FocalService
 import Foundation
 import Testing
+
+@testable import FocalService
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -35,11 +35,14 @@ import Testing
         let live = try await LiveServer()
         for (width, height) in [(1, 1), (1, 5000), (5000, 1), (2, 3)] {
             let png = Data(try Frame(width: width, height: height, format: .bgr8).encoded(as: .png))
-            for target in ["/v1/detect?types=rectangle,text,qr,face", "/v1/detect?types=rectangle,text&accuracy=low", "/v1/scan",
+            for target in [
+                "/v1/detect?types=rectangle,text,qr,face", "/v1/detect?types=rectangle,text&accuracy=low", "/v1/scan",
                 "/v1/scan?format=pdf", "/v1/flatten?corners=0,0,1,0,1,1,0,1",
             ] {
                 let reply = try await live.request("POST", target, body: png, contentType: "image/png")
-                #expect(reply.status == 200 || (400..<500).contains(reply.status), "\(width)x\(height) \(target): \(reply.status) \(reply.reason)")
+                #expect(
+                    reply.status == 200 || (400..<500).contains(reply.status),
+                    "\(width)x\(height) \(target): \(reply.status) \(reply.reason)")
             }
         }
     }
@@ -76,7 +79,8 @@ import Testing
             try Frame(width: 160, height: 160, format: .bgr8, bytesPerRow: 480, bytes: bytes).encoded(as: .png)
         }
         let steady = try RawConnection(port: live.port)
-        steady.send("POST /v1/detect?types=qr HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: \(image.count)\r\n\r\n")
+        steady.send(
+            "POST /v1/detect?types=qr HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: \(image.count)\r\n\r\n")
         for chunk in stride(from: 0, to: image.count, by: 4096) {
             steady.send(Array(image[chunk..<min(image.count, chunk + 4096)]))
             try await Task.sleep(for: .milliseconds(200))
@@ -106,7 +110,9 @@ import Testing
     /// At the connection cap, idle clients and slow heads made health on a new connection wait
     /// for about 30 s. The connection longest waiting for a head now makes room.
     @Test func healthGetsInAtTheConnectionCap() async throws {
-        let live = try await LiveServer { $0.maximumConnections = 8; $0.idleTimeout = 30 }
+        let live = try await LiveServer {
+            $0.maximumConnections = 8; $0.idleTimeout = 30
+        }
         var held: [RawConnection] = []
         for index in 0..<16 {
             let connection = try RawConnection(port: live.port)
@@ -181,7 +187,8 @@ import Testing
         for good in ["/", "/v1/detect", "/v1/detect?types=qr,text", "/v1/scans/0123abcd", "/v1/flatten?corners=1,2,3"] {
             #expect(RequestPath.refusal(of: good) == nil, "\(good)")
         }
-        for bad in ["", "v1/detect", "//v1/detect", "/v1//detect", "/v1/detect/", "/v1/./detect", "/v1/../v1/detect",
+        for bad in [
+            "", "v1/detect", "//v1/detect", "/v1//detect", "/v1/detect/", "/v1/./detect", "/v1/../v1/detect",
             "/v1/%64etect", "/v1\\detect", "/v1/de tect", "/v1/detect#x", "http://x/v1/detect", "*", "/v1/dét",
         ] {
             #expect(RequestPath.refusal(of: bad) != nil, "\(bad)")
