@@ -123,9 +123,9 @@ cfocal_status cfocal_video_writer_open(const char *final_path, const char *tempo
         const char *encoder_name = config->encoder != nullptr ? config->encoder : "libx264";
         const AVCodec *codec = avcodec_find_encoder_by_name(encoder_name);
         if (codec == nullptr)
-            fail(CFOCAL_ERR_UNSUPPORTED, "write '" + w->final_path + "': this build has no '" + encoder_name + "' encoder");
+            fail(CFOCAL_ERR_UNSUPPORTED_CODEC, "write '" + w->final_path + "': this build has no '" + encoder_name + "' encoder");
         if (avformat_query_codec(w->format->oformat, codec->id, FF_COMPLIANCE_NORMAL) != 1)
-            fail(CFOCAL_ERR_UNSUPPORTED, "write '" + w->final_path + "': the " + w->format->oformat->name +
+            fail(CFOCAL_ERR_UNSUPPORTED_CODEC, "write '" + w->final_path + "': the " + w->format->oformat->name +
                                              " container cannot hold " + codec->name + " video");
 
         AVPixelFormat pixel_format = encoder_pixel_format(codec);

@@ -191,7 +191,10 @@ final class ConnectionRegistry: Sendable {
             state.open[shed.key] = nil
             return (id, shed.value.channel)
         }
-        victim?.close(promise: nil)
+        // Closed from the event loop's queue, never inline: closing a channel (this one, or
+        // another on the same loop) while it is being activated tears down the server's async
+        // wrapper before it has started, which NIO stops the process for.
+        if let victim { victim.eventLoop.execute { victim.close(promise: nil) } }
         return id
     }
 

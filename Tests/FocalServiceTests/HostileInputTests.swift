@@ -191,7 +191,7 @@ import Testing
         for expect in ["", "Expect: 100-continue\r\n"] {
             let connection = try RawConnection(port: live.port)
             connection.send("POST /v1/detect HTTP/1.1\r\nHost: x\r\nContent-Type: image/jpeg\r\nContent-Length: 10737418240\r\n\(expect)\r\n")
-            let (text, _) = connection.receive(within: 5, until: "}\n")
+            let (text, _) = await connection.answer(within: 5, until: "}\n")
             #expect(text.hasPrefix("HTTP/1.1 413"), "\(expect): \(text)")
             #expect(text.contains("application/json") && text.contains("larger than"), "\(text)")
         }
@@ -199,28 +199,28 @@ import Testing
         let image = try Scenes.jpeg(blur: 0)
         let connection = try RawConnection(port: live.port)
         connection.send("POST /v1/detect HTTP/1.1\r\nHost: x\r\nContent-Type: image/jpeg\r\nContent-Length: \(image.count)\r\nExpect: 100-continue\r\n\r\n")
-        let (interim, _) = connection.receive(within: 5, until: "\r\n\r\n")
+        let (interim, _) = await connection.answer(within: 5, until: "\r\n\r\n")
         #expect(interim.hasPrefix("HTTP/1.1 100"), "\(interim)")
         connection.send([UInt8](image))
-        let (final, _) = connection.receive(within: 20, until: "}\n")
+        let (final, _) = await connection.answer(within: 60, until: "}\n")
         #expect(final.contains("HTTP/1.1 200"), "\(final)")
 
         // Half a request head: closed after the idle timeout, not kept open.
         let slow = try RawConnection(port: live.port)
         slow.send("GET /v1/health HTTP/1.1\r\nHo")
-        let (_, closed) = slow.receive(within: 6)
+        let (_, closed) = await slow.answer(within: 6)
         #expect(closed, "a connection that sends half a head is closed")
 
         // Heads too long, and bytes that are not HTTP.
         let longURI = try RawConnection(port: live.port)
         longURI.send("GET /v1/health?\(String(repeating: "a", count: 10_000)) HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(longURI.receive(within: 5, until: "}\n").text.hasPrefix("HTTP/1.1 414"))
+        #expect(await longURI.answer(within: 5, until: "}\n").text.hasPrefix("HTTP/1.1 414"))
         let bigHeaders = try RawConnection(port: live.port)
         bigHeaders.send("GET /v1/health HTTP/1.1\r\nHost: x\r\n" + (0..<40).map { "X-\($0): \(String(repeating: "b", count: 1000))\r\n" }.joined() + "\r\n")
-        #expect(bigHeaders.receive(within: 5, until: "}\n").text.hasPrefix("HTTP/1.1 431"))
+        #expect(await bigHeaders.answer(within: 5, until: "}\n").text.hasPrefix("HTTP/1.1 431"))
         let garbage = try RawConnection(port: live.port)
         garbage.send([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xFC, 0x03, 0x03] + Array("\r\n\r\n".utf8))
-        #expect(garbage.receive(within: 5, until: "}\n").text.hasPrefix("HTTP/1.1 400"))
+        #expect(await garbage.answer(within: 5, until: "}\n").text.hasPrefix("HTTP/1.1 400"))
 
         // Methods and routes: JSON 405 with Allow, JSON 404, HEAD on health.
         let put = try await live.request("PUT", "/v1/detect", body: Data("x".utf8), contentType: "image/jpeg")

@@ -133,6 +133,40 @@ import Testing
         _ = held
     }
 
+    /// At the cap with every connection being answered, the new connection is the one closed,
+    /// and closing it as it opened stopped the process (NIO's async channel wrapper had not started).
+    @Test func aConnectionBeyondACapOfBusyOnesIsClosedWithoutAFault() async throws {
+        let live = try await LiveServer {
+            $0.maximumConnections = 2; $0.workers = 1; $0.queueDepth = 4; $0.requestTimeout = 60
+        }
+        let done = Atomic<Bool>(false)
+        let spin: @Sendable () -> Void = {
+            var x = 0.0
+            while !done.load(ordering: .relaxed) { x += sin(x) }
+            _ = x
+        }
+        let job = Task { try? await live.server.pool.run(timeout: 60, spin) }
+        while live.server.pool.load.running < 1 { try await Task.sleep(for: .milliseconds(5)) }
+        let image = [UInt8](try Scenes.jpeg(blur: 0))
+        var busy: [RawConnection] = []
+        for _ in 0..<2 {
+            let connection = try RawConnection(port: live.port)
+            connection.send("POST /v1/detect HTTP/1.1\r\nHost: x\r\nContent-Type: image/jpeg\r\nContent-Length: \(image.count)\r\n\r\n")
+            connection.send(image)
+            busy.append(connection)
+        }
+        while live.server.pool.load.waiting < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        for _ in 0..<3 {
+            let extra = try RawConnection(port: live.port)
+            #expect(await extra.answer(within: 5).closed, "a connection beyond the cap is closed")
+        }
+        done.store(true, ordering: .relaxed)
+        _ = await job.value
+        for connection in busy {
+            #expect(await connection.answer(within: 60, until: "}\n").text.hasPrefix("HTTP/1.1 200"))
+        }
+    }
+
     /// A full or read-only scan folder was a 500 while health and readiness stayed 200.
     @Test func aScanFolderThatCannotBeWrittenIs503AndNotReady() async throws {
         let folder = ScanFolderTests.folder()

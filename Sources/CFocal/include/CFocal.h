@@ -32,6 +32,7 @@ typedef enum {
     CFOCAL_ERR_NOT_FOUND = 7,
     CFOCAL_ERR_OPENCV = 8,         /* cv::Exception; the message names OpenCV's function */
     CFOCAL_ERR_INTERNAL = 9,       /* std::exception or worse */
+    CFOCAL_ERR_UNSUPPORTED_CODEC = 10, /* no encoder of that name, or the container cannot hold its video */
 } cfocal_status;
 
 /* The message of the last failed call on this thread ("" if none). Valid until the next call. */

@@ -104,14 +104,8 @@ public final class VideoWriter {
                 return cfocal_video_writer_open(target, temporary, &config, &writer)
             }
         }
-        if status != CFOCAL_OK {
-            var error = shimError(status, "write video", path: path)
-            let message = error.reason
-            if error.kind == .unsupportedFormat, message.contains("encoder") || message.contains("cannot hold") {
-                error = FocalError(.unsupportedCodec, operation: "write video", path: path, reason: message)
-            }
-            throw error
-        }
+        // The shim says which: no container (.unsupportedFormat) or no encoder for it (.unsupportedCodec).
+        if status != CFOCAL_OK { throw shimError(status, "write video", path: path) }
         handle = writer
     }
 

@@ -15,6 +15,7 @@ func shimError(_ status: cfocal_status, _ operation: String, path: String? = nil
     case CFOCAL_ERR_DECODE: kind = .decodeFailed
     case CFOCAL_ERR_EMPTY: kind = .emptyInput
     case CFOCAL_ERR_UNSUPPORTED: kind = .unsupportedFormat
+    case CFOCAL_ERR_UNSUPPORTED_CODEC: kind = .unsupportedCodec
     case CFOCAL_ERR_IO: kind = .ioFailed
     case CFOCAL_ERR_NOT_FOUND: kind = .fileNotFound
     case CFOCAL_ERR_OPENCV: kind = .openCV
