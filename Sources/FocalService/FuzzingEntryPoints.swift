@@ -32,8 +32,13 @@ import NIOCore
         return nil
     }
 
+    /// The decoder held to the targets' pixel limit, as ``FocalServer`` holds it (the first call
+    /// in a process that has decoded nothing yet sets it).
+    private static let decoderLimited = Frame.limitDecodedPixels(to: limits.maximumImagePixels)
+
     /// An uploaded image: its header checked, then decoded and turned upright.
     public static func imageUpload(_ data: UnsafeRawBufferPointer) -> ServiceError? {
+        _ = decoderLimited
         let upload = Upload(name: "upload", contentType: "image/jpeg", bytes: Array(data))
         do {
             _ = try upload.decodedImage(maximumPixels: limits.maximumImagePixels)

@@ -1,8 +1,11 @@
 import CFocal
 
-/// The DB text-detection network, loaded once per ``Detector`` (OpenCV's model is not safe to
-/// share between threads while detecting).
-final class TextModel {
+import Synchronization
+
+/// The DB text-detection network (4.7 MB), parsed once and then lent to one ``Detector`` at a
+/// time (OpenCV's model is not safe to share between threads while detecting): a service that
+/// builds a detector per request borrows a parsed model instead of parsing the file each time.
+final class TextModel: @unchecked Sendable {
     static let fileName = "ppocr-v4-det.onnx"
     /// PP-OCR's own post-processing settings: pixels above 0.3 are text, a region must average
     /// 0.5, and regions grow by 1.5 (area × ratio / perimeter) back to the text's extent. Unclip
@@ -13,14 +16,30 @@ final class TextModel {
     let path: String
     private let handle: OpaquePointer
 
-    init(path explicitPath: String?) throws(FocalError) {
-        let path = try ModelFile.locate(
-            Self.fileName, unless: explicitPath, what: "text model", option: "DetectorOptions.text.modelPath")
+    private init(path: String) throws(FocalError) {
         handle = try ModelFile.open(path, what: "text model") { cfocal_text_model_open($0, $1) }
         self.path = path
     }
 
     deinit { cfocal_text_model_free(handle) }
+
+    /// Idle models by file; a model is only ever used by the one detector that borrowed it.
+    private static let idle = Mutex<[String: [TextModel]]>([:])
+
+    /// A model for `path` (nil: the one ``ModelFile`` finds), from the pool or newly parsed.
+    static func borrow(path explicitPath: String?) throws(FocalError) -> TextModel {
+        let path = try ModelFile.locate(
+            fileName, unless: explicitPath, what: "text model", option: "DetectorOptions.text.modelPath")
+        if let pooled = idle.withLock({ $0[path]?.popLast() }) { return pooled }
+        return try TextModel(path: path)
+    }
+
+    /// Gives a borrowed model back; a few are kept per file, one for each detector running at once.
+    static func giveBack(_ model: TextModel) {
+        idle.withLock { pool in
+            if pool[model.path, default: []].count < 8 { pool[model.path, default: []].append(model) }
+        }
+    }
 
     /// Lines found by the network, in the image's pixel coordinates: the network's segments joined
     /// across gaps of up to `maximumLineGap` heights, then split where their ink leaves a gap wider

@@ -8,17 +8,25 @@ import CFocal
 final class TextSearch {
     private let options: DetectorOptions
     private let model: TextModel?
-    /// Documents are found as a rectangle detector with default options finds them. On a stream
-    /// (tracking on) it mostly confirms the pages of the previous frame, which costs a fraction of
-    /// a full search.
+    /// Documents are found as a rectangle detector with default options finds them, with the
+    /// caller's page model (its path, or none). On a stream (tracking on) it mostly confirms the
+    /// pages of the previous frame, which costs a fraction of a full search.
     private let pages: Detector?
 
     init(options: DetectorOptions) throws(FocalError) {
         self.options = options
-        model = options.accuracy == .high ? try TextModel(path: options.text.modelPath) : nil
+        model = options.accuracy == .high ? try TextModel.borrow(path: options.text.modelPath) : nil
         pages =
             options.text.searchesDocuments
-            ? try Detector(type: .rectangle, options: DetectorOptions(maximumFeatureCount: 4, tracking: options.tracking)) : nil
+            ? try Detector(
+                type: .rectangle,
+                options: DetectorOptions(
+                    maximumFeatureCount: 4, tracking: options.tracking, usesPageModel: options.usesPageModel,
+                    pageModelPath: options.pageModelPath)) : nil
+    }
+
+    deinit {
+        if let model { TextModel.giveBack(model) }
     }
 
     func run(_ frame: Frame) throws(FocalError) -> [TextFeature] {
