@@ -27,6 +27,14 @@ public struct FocalServer: Sendable {
     public let unavailableTypes: [FeatureType]
     /// Set on SIGTERM: readiness answers 503 from then on.
     let draining = DrainFlag()
+    private let shutdownRequest = ShutdownRequest()
+
+    /// Drains and stops a running server as SIGTERM does, for programs that embed it: readiness
+    /// answers 503 for ``ServiceConfiguration/drainDelay`` seconds, the listener closes, and the
+    /// requests in flight get ``ServiceConfiguration/gracePeriod`` seconds. ``run(onListening:)``
+    /// returns then. Cancelling its task instead stops at once, and a connection still being
+    /// accepted then is dropped unfinished, which NIO stops the process for.
+    public func shutDown() { shutdownRequest.request() }
 
     public init(configuration: ServiceConfiguration = ServiceConfiguration()) {
         self.configuration = configuration
@@ -78,12 +86,23 @@ public struct FocalServer: Sendable {
                 try await services.run()
                 return true
             }
+            let drain: @Sendable (String) async -> Void = { why in
+                draining.begin()
+                serviceLog.info("\(why): draining; the listener closes in \(drainDelay) s")
+                try? await Task.sleep(for: .milliseconds(Int64(drainDelay * 1000)))
+                await services.triggerGracefulShutdown()
+            }
             tasks.addTask {
                 for await signal in await UnixSignalsSequence(trapping: .sigterm, .sigint) {
-                    draining.begin()
-                    serviceLog.info("\(signal): draining; the listener closes in \(drainDelay) s")
-                    try? await Task.sleep(for: .milliseconds(Int64(drainDelay * 1000)))
-                    await services.triggerGracefulShutdown()
+                    await drain("\(signal)")
+                    break
+                }
+                return false
+            }
+            let requests = shutdownRequest.stream
+            tasks.addTask {
+                for await _ in requests {
+                    await drain("shutDown()")
                     break
                 }
                 return false
@@ -369,6 +388,16 @@ public struct FocalServer: Sendable {
         /// Present only when a detector's model is missing.
         var unavailableTypes: [String]?
     }
+}
+
+/// A request to drain and stop, from ``FocalServer/shutDown()``.
+final class ShutdownRequest: Sendable {
+    let stream: AsyncStream<Void>
+    private let continuation: AsyncStream<Void>.Continuation
+
+    init() { (stream, continuation) = AsyncStream.makeStream(of: Void.self) }
+
+    func request() { continuation.yield() }
 }
 
 /// Whether the server has begun to drain.

@@ -27,7 +27,9 @@ final class LiveServer: Sendable {
         self.server = server
     }
 
-    deinit { task.cancel() }
+    /// Drained and stopped as SIGTERM does, not cancelled: a cancelled server drops a connection
+    /// still being accepted unfinished, and NIO stops the whole test process for that.
+    deinit { server.shutDown() }
 
     struct Reply {
         var status: Int
