@@ -125,7 +125,8 @@ cfocal_status cfocal_image_decode(const uint8_t *bytes, size_t count, int32_t ap
             fail(CFOCAL_ERR_DECODE, "the image data is damaged (" + e.err + ")");
         }
         if (image.empty())
-            fail(CFOCAL_ERR_DECODE, "not a readable JPEG, PNG, TIFF, WebP or BMP image, or the data is truncated");
+            fail(CFOCAL_ERR_DECODE, "not a readable image (JPEG, PNG, TIFF, WebP, BMP, Netpbm, JPEG 2000, OpenEXR, "
+                                    "Radiance HDR or Sun raster), or the data is truncated");
         if (image.depth() != CV_8U) image.convertTo(image, CV_8U);
         int32_t format = CFOCAL_BGR8;
         if (image.channels() == 1) format = CFOCAL_GRAY8;

@@ -23,7 +23,7 @@ struct FlattenCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The photo (JPEG, PNG, TIFF, WebP or BMP).", valueName: "image"))
+    @Argument(help: ArgumentHelp("The photo (JPEG, PNG, TIFF, WebP, BMP, or another format OpenCV reads: Netpbm, JPEG 2000, OpenEXR, Radiance HDR, Sun raster).", valueName: "image"))
     var input: String
 
     @Option(

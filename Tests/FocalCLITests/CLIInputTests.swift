@@ -89,6 +89,32 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: scratch.path + "/x.png"))
     }
 
+    /// A portable greymap was taken for a video by `focal overlay` ("the image2 container cannot
+    /// hold libx264 video"): every format OpenCV reads is an image to every command.
+    @Test func everyImageFormatOpenCVReadsIsAnImage() throws {
+        let scratch = Scratch()
+        var page = try Frame(width: 320, height: 240, format: .bgr8, color: Color(white: 0.2))
+        try page.fill(
+            [Point(x: 60, y: 40), Point(x: 260, y: 50), Point(x: 250, y: 200), Point(x: 70, y: 190)], color: .white)
+        for name in ["frame.pgm", "frame.ppm", "frame.pnm", "frame.jp2", "frame.ras", "frame.hdr"] {
+            let path = scratch.path + "/" + name
+            try (name.hasSuffix(".pgm") ? try page.converted(to: .gray8) : page).write(to: path)
+            let read = try Frame(contentsOf: path)
+            #expect(read.width == 320 && read.height == 240, "\(name)")
+            let overlay = try CLIRun(["overlay", path, "-o", scratch.path + "/out-\(name).png", "--types", "rectangle"])
+            #expect(overlay.status == 0, "overlay \(name): \(overlay.error)")
+            let detect = try CLIRun(["detect", path, "--json", "-"])
+            #expect(detect.status == 0 && detect.output.contains("\"width\":320"), "detect \(name): \(detect.error)")
+        }
+        // A folder of greymaps is a sequence of images.
+        try FileManager.default.createDirectory(atPath: scratch.path + "/shots", withIntermediateDirectories: true)
+        for index in 1...3 { try page.converted(to: .gray8).write(to: scratch.path + "/shots/shot\(index).pgm") }
+        let sequence = try CLIRun(["overlay", scratch.path + "/shots", "-o", scratch.path + "/shots.mp4", "--fps", "2"])
+        #expect(sequence.status == 0, "\(sequence.error)")
+        // OpenEXR is read only: writing one says so.
+        #expect(throws: FocalError.self) { try page.write(to: scratch.path + "/frame.exr") }
+    }
+
     /// A symbolic link that leads to no file yet was replaced by a regular file; now the file it
     /// names is written, and a link into a missing folder is refused, naming the link.
     @Test func flattenWritesThroughALinkThatLeadsNowhereYet() throws {

@@ -1,7 +1,8 @@
 import CFocal
 
 extension Frame {
-    /// Reads a JPEG, PNG, TIFF, WebP or BMP file.
+    /// Reads an image file in any ``ImageFormat``: JPEG, PNG, TIFF, WebP, BMP, Netpbm, JPEG 2000,
+    /// OpenEXR, Radiance HDR or Sun raster.
     ///
     /// - Parameter orientation: `.apply` (the default) turns photos upright as their EXIF
     ///   orientation says; `.preserve` keeps the stored pixels and reports the tag in ``orientation``.
@@ -32,7 +33,7 @@ extension Frame {
         cfocal_image_limit_decoded_pixels(UInt64(max(1, pixels))) == CFOCAL_OK
     }
 
-    /// Decodes an image held in memory (JPEG, PNG, TIFF, WebP or BMP).
+    /// Decodes an image held in memory, in any ``ImageFormat``.
     public init(decoding bytes: [UInt8], orientation: OrientationHandling = .apply) throws(FocalError) {
         if let header = ImageHeader(bytes: bytes), header.pixelCount > Frame.maximumDecodedPixels {
             throw FocalError(
@@ -68,7 +69,12 @@ extension Frame {
         guard let format = ImageFormat(path: path) else {
             throw FocalError(
                 .unsupportedFormat, operation: "write image", path: path,
-                reason: "unknown image extension; use .jpg, .png, .tiff, .webp or .bmp")
+                reason: "unknown image extension; use \(ImageFormat.extensionsInWords)")
+        }
+        guard format.canWrite else {
+            throw FocalError(
+                .unsupportedFormat, operation: "write image", path: path,
+                reason: "this build reads \(format.fileExtension) images but cannot write them")
         }
         try FileAccess.requireFolder(of: path, operation: "write image")
         let bytes: [UInt8]

@@ -1,8 +1,20 @@
 import CFocal
 
-/// Image file formats Focal reads and writes (through OpenCV's codecs).
+/// Image file formats Focal reads and writes (through OpenCV's codecs): every format Debian's
+/// OpenCV reads, so that a file of any of them is an image to every command, never a video.
 public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     case jpeg, png, tiff, webp, bmp
+    /// Netpbm's portable bitmap, greymap, pixmap and arbitrary map (.pbm, .pgm, .ppm, .pnm, .pam).
+    case portableAnymap
+    /// JPEG 2000 (.jp2), through OpenJPEG.
+    case jpeg2000
+    /// OpenEXR (.exr): high dynamic range, read as 8 bits; read only (OpenCV writes EXR from
+    /// float pixels only, and frames hold 8 bits).
+    case openEXR
+    /// Radiance HDR (.hdr, .pic): high dynamic range, read as 8 bits.
+    case radianceHDR
+    /// Sun raster (.ras, .sr).
+    case sunRaster
 
     /// The format a path's extension names, or nil for an extension Focal does not know.
     public init?(path: String) {
@@ -13,6 +25,11 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         case "tif", "tiff": self = .tiff
         case "webp": self = .webp
         case "bmp": self = .bmp
+        case "pbm", "pgm", "ppm", "pnm", "pam": self = .portableAnymap
+        case "jp2": self = .jpeg2000
+        case "exr": self = .openEXR
+        case "hdr", "pic": self = .radianceHDR
+        case "ras", "sr": self = .sunRaster
         default: return nil
         }
     }
@@ -25,11 +42,20 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         case .tiff: ".tiff"
         case .webp: ".webp"
         case .bmp: ".bmp"
+        // OpenCV's .pnm writes a greymap (P5) for one channel and a pixmap (P6) for three.
+        case .portableAnymap: ".pnm"
+        case .jpeg2000: ".jp2"
+        case .openEXR: ".exr"
+        case .radianceHDR: ".hdr"
+        case .sunRaster: ".ras"
         }
     }
 
-    /// Whether this build can write the format.
-    public var canWrite: Bool { cfocal_image_can_encode(fileExtension) != 0 }
+    /// The extensions a path may end in for images, as a sentence's list.
+    static let extensionsInWords = ".jpg, .png, .tiff, .webp, .bmp, .pgm/.ppm/.pbm/.pnm, .jp2, .exr, .hdr or .ras"
+
+    /// Whether this build can write the format (OpenEXR never: see ``openEXR``).
+    public var canWrite: Bool { self != .openEXR && cfocal_image_can_encode(fileExtension) != 0 }
 }
 
 /// What to do with the EXIF orientation a photo carries.

@@ -47,7 +47,7 @@ public final class ImageSequenceReader: FrameSource {
         guard !found.isEmpty else {
             throw FocalError(
                 .fileNotFound, operation: "read image sequence", path: pattern,
-                reason: "no JPEG, PNG, TIFF, WebP or BMP images match")
+                reason: "no images match (\(ImageFormat.extensionsInWords))")
         }
         paths = found.sorted { $0.localizedNaturalLess(than: $1) }
         let firstFrame = try Frame(contentsOf: paths[0]).oriented()
