@@ -202,7 +202,10 @@ cfocal_status cfocal_video_reader_open(const char *path, int32_t threads, cfocal
         auto r = std::make_unique<cfocal_video_reader>();
         r->path = path;
         int code = avformat_open_input(&r->format, path, nullptr, nullptr);
-        if (code < 0) fail_av(code, "open video '" + r->path + "'");
+        // The caller names the file and the operation; the message is the reason alone.
+        if (code == AVERROR_INVALIDDATA)
+            fail(CFOCAL_ERR_DECODE, "it is neither a video nor an image Focal reads (FFmpeg finds no container in it)");
+        if (code < 0) fail(av_status(code), av_message(code));
         open_video_stream(r.get(), threads, 0);
         *out = r.release();
         return CFOCAL_OK;

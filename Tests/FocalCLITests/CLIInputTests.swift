@@ -115,6 +115,20 @@ import Testing
         #expect(throws: FocalError.self) { try page.write(to: scratch.path + "/frame.exr") }
     }
 
+    /// A text file was "Cannot open video 'notes.txt': open video 'notes.txt': Invalid data…": the
+    /// name twice, and a video assumed.
+    @Test func aFileThatIsNeitherVideoNorImageIsNamedOnceAndSaysSo() throws {
+        let scratch = Scratch()
+        let notes = scratch.path + "/notes.txt"
+        try Data("groceries: milk, bread\n".utf8).write(to: URL(fileURLWithPath: notes))
+        for command in [["scan", notes, "--out", scratch.path + "/scans"], ["detect", notes], ["overlay", notes, "-o", scratch.path + "/o.mp4"]] {
+            let run = try CLIRun(command)
+            #expect(run.status == 1, "\(command[0]): \(run.status)")
+            #expect(run.error.contains("Cannot read '\(notes)': it is neither a video nor an image"), "\(command[0]): \(run.error)")
+            #expect(run.error.components(separatedBy: "notes.txt").count == 2, "the name once: \(run.error)")
+        }
+    }
+
     /// A symbolic link that leads to no file yet was replaced by a regular file; now the file it
     /// names is written, and a link into a missing folder is refused, naming the link.
     @Test func flattenWritesThroughALinkThatLeadsNowhereYet() throws {

@@ -40,7 +40,9 @@ public final class VideoReader {
             throw FocalError(.fileNotFound, operation: "open video", path: path, reason: "no such file")
         }
         var reader: OpaquePointer?
-        try check(cfocal_video_reader_open(path, Int32(clamping: threads), &reader), "open video", path: path)
+        let status = cfocal_video_reader_open(path, Int32(clamping: threads), &reader)
+        // Bytes FFmpeg cannot place are no video to speak of: "Cannot read 'notes.txt': …".
+        try check(status, status == CFOCAL_ERR_DECODE ? "read" : "open video", path: path)
         try self.init(handle: reader, name: path, pixelFormat: pixelFormat)
     }
 
