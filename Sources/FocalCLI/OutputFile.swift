@@ -62,21 +62,11 @@ struct OutputFolderError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Parses a comma-separated list of feature types ("rectangle,qr"), accepting those in allowed,
-/// and "none" for an empty list when allowsNone.
-func parseFeatureTypes(_ list: String, allowed: [FeatureType] = FeatureType.allCases, allowsNone: Bool = false) throws
-    -> [FeatureType]
-{
-    let names = (allowed.map(\.rawValue) + (allowsNone ? ["none"] : [])).joined(separator: ", ")
-    guard list.contains(where: { !$0.isWhitespace && $0 != "," }) else {
-        throw ValidationError("--types is empty; use one or more of \(names), separated by commas")
-    }
-    return try list.split(separator: ",").compactMap { name in
-        let trimmed = String(name.filter { !$0.isWhitespace })
-        if allowsNone && trimmed == "none" { return nil }
-        guard let type = FeatureType(rawValue: trimmed), allowed.contains(type) else {
-            throw ValidationError("unknown feature type '\(name)'; use \(names)")
-        }
-        return type
+/// `--types`, read as ``FeatureType/list(_:allowsNone:)`` reads every list of types.
+func parseFeatureTypes(_ list: String, allowsNone: Bool = false) throws -> [FeatureType] {
+    do {
+        return try FeatureType.list(list, allowsNone: allowsNone)
+    } catch {
+        throw ValidationError("--types: \(error.reason)")
     }
 }

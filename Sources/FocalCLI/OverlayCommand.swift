@@ -124,7 +124,7 @@ struct OverlayCommand: ParsableCommand {
     }
 
     func featureTypes() throws -> [FeatureType] {
-        try parseFeatureTypes(types, allowed: [.rectangle, .text, .face, .qrCode], allowsNone: true)
+        try parseFeatureTypes(types, allowsNone: true)
     }
 
     func frameFilters() throws -> [FrameFilter] {

@@ -42,16 +42,8 @@ struct DetectRequest: Sendable {
     init(query: [String: String], textModelPath: String?) throws(ServiceError) {
         self.init(textModelPath: textModelPath)
         if let list = query["types"] {
-            var parsed: [FeatureType] = []
-            for name in list.split(separator: ",") {
-                guard let type = FeatureType(rawValue: name.trimmingSpaces.lowercased()) else {
-                    throw ServiceError(400, "unknown feature type '\(name)': use rectangle, text, face or qr")
-                }
-                // A type named twice is detected once: `types=qr,qr,…` must not multiply the work.
-                if !parsed.contains(type) { parsed.append(type) }
-            }
-            guard !parsed.isEmpty else { throw ServiceError(400, "types is empty") }
-            types = parsed
+            // Read as the CLI reads --types; a type named twice counts once.
+            do { types = try FeatureType.list(list) } catch { throw ServiceError(400, "types: \(error.reason)") }
         }
         if let accuracy = query["accuracy"] {
             guard let value = DetectorOptions.Accuracy(rawValue: accuracy.lowercased()) else {

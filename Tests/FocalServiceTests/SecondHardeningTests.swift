@@ -53,6 +53,24 @@ import Testing
         #expect(try DetectRequest(query: query, textModelPath: nil).types == [.qrCode, .rectangle])
     }
 
+    /// The service and the CLI read a list of types through one parser (they differed in case,
+    /// wording and names): the service's refusal is the library's reason.
+    @Test func aListOfTypesIsReadAsTheLibraryReadsIt() throws {
+        #expect(try FeatureType.list(" Rectangle, qr ,TEXT,qr") == [.rectangle, .qrCode, .text])
+        #expect(try FeatureType.list("none,face", allowsNone: true) == [.face])
+        for bad in ["rectangle,bogus", "", " , ", "none"] {
+            var libraryReason = ""
+            do { _ = try FeatureType.list(bad) } catch { libraryReason = error.reason }
+            #expect(!libraryReason.isEmpty, "'\(bad)' is refused")
+            do {
+                _ = try DetectRequest(query: ["types": bad], textModelPath: nil)
+                Issue.record("'\(bad)' was accepted")
+            } catch {
+                #expect(error.status == 400 && error.reason == "types: " + libraryReason, "\(error.reason)")
+            }
+        }
+    }
+
     /// A body sent a byte a second kept its connection (and request) past 70 s.
     @Test func aBodyThatArrivesTooSlowlyGets408() async throws {
         let live = try await LiveServer {

@@ -226,3 +226,32 @@ extension Quad {
             bottomRight: Point(x: rect.maxX, y: rect.maxY), bottomLeft: Point(x: rect.minX, y: rect.maxY))
     }
 }
+
+extension FeatureType {
+    /// A comma-separated list of type names (`rectangle,qr`), read one way wherever one is taken
+    /// (`focal detect --types`, the service's `types=`): case and spaces are ignored, a type named
+    /// twice counts once (so a list cannot multiply the work), and `none`, where allowed, names
+    /// no type at all.
+    /// - Throws: `.invalidArgument` when the list is empty or names a type there is not; the
+    ///   reason names the types there are.
+    public static func list(_ text: String, allowsNone: Bool = false) throws(FocalError) -> [FeatureType] {
+        let names = allCases.map(\.rawValue).joined(separator: ", ") + (allowsNone ? ", none" : "")
+        guard text.contains(where: { !$0.isWhitespace && $0 != "," }) else {
+            throw FocalError(
+                .invalidArgument, operation: "read feature types",
+                reason: "the list is empty; name one or more of \(names), separated by commas")
+        }
+        var types: [FeatureType] = []
+        for name in text.split(separator: ",") {
+            let trimmed = name.filter { !$0.isWhitespace }.lowercased()
+            if trimmed.isEmpty || (allowsNone && trimmed == "none") { continue }
+            guard let type = FeatureType(rawValue: trimmed) else {
+                throw FocalError(
+                    .invalidArgument, operation: "read feature types",
+                    reason: "there is no feature type '\(name.prefix(40))'; use \(names)")
+            }
+            if !types.contains(type) { types.append(type) }
+        }
+        return types
+    }
+}
