@@ -64,11 +64,14 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
+    /// The service's own defaults, so that each flag's default is defined once, in the library.
+    static let defaults = ServiceConfiguration()
+
     @Option(help: ArgumentHelp("Address to listen on (loopback by default).", valueName: "host"))
-    var host: String = "127.0.0.1"
+    var host: String = Self.defaults.host
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Port to listen on (0 picks a free one and prints it).", valueName: "port"))
-    var port: Int = 8080
+    var port: Int = Self.defaults.port
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Requests processed at once (default: one per core).", valueName: "n"))
     var workers: Int?
@@ -77,54 +80,54 @@ struct ServeCommand: AsyncParsableCommand {
     var queue: Int?
 
     @Option(name: .customLong("max-body-mb"), parsing: .unconditional, help: ArgumentHelp("Largest request body, in MiB.", valueName: "mb"))
-    var maxBodyMegabytes: Int = 32
+    var maxBodyMegabytes: Int = Self.defaults.maximumBodyBytes >> 20
 
     @Option(
         name: .customLong("max-pixels"), parsing: .unconditional,
         help: ArgumentHelp("Largest image, in megapixels, checked before decoding.", valueName: "mp"))
-    var maxMegapixels: Double = 40
+    var maxMegapixels: Double = Double(Self.defaults.maximumImagePixels) / 1_000_000
 
     @Option(name: .customLong("max-frames"), parsing: .unconditional, help: ArgumentHelp("Most frames one scan request may process.", valueName: "n"))
-    var maxFrames: Int = 300
+    var maxFrames: Int = Self.defaults.maximumFrames
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Seconds a request may take before 503.", valueName: "s"))
-    var timeout: Double = 30
+    var timeout: Double = Self.defaults.requestTimeout
 
     @Option(
         name: .customLong("idle-timeout"), parsing: .unconditional,
         help: ArgumentHelp(
             "Seconds a silent connection stays open, and a whole request head may take to arrive.", valueName: "s"))
-    var idleTimeout: Double = 30
+    var idleTimeout: Double = Self.defaults.idleTimeout
 
     @Option(
         name: .customLong("body-timeout"), parsing: .unconditional,
         help: ArgumentHelp(
             "Seconds a request body has, and one more for every --min-body-rate bytes it delivers; then 408.",
             valueName: "s"))
-    var bodyTimeout: Double = 20
+    var bodyTimeout: Double = Self.defaults.bodyTimeout
 
     @Option(
         name: .customLong("min-body-rate"), parsing: .unconditional,
         help: ArgumentHelp("Bytes a second a request body must keep up.", valueName: "bytes"))
-    var minBodyRate: Double = 4096
+    var minBodyRate: Double = Self.defaults.minimumBodyRate
 
     @Option(
         name: .customLong("max-connections"), parsing: .unconditional,
         help: ArgumentHelp(
             "Connections open at once; a new one beyond it closes the one idle longest.", valueName: "n"))
-    var maxConnections: Int = 512
+    var maxConnections: Int = Self.defaults.maximumConnections
 
     @Option(
         name: .customLong("drain-delay"), parsing: .unconditional,
         help: ArgumentHelp(
             "Seconds after SIGTERM during which /v1/health/ready answers 503 and requests are still served.",
             valueName: "s"))
-    var drainDelay: Double = 0
+    var drainDelay: Double = Self.defaults.drainDelay
 
     @Option(
         name: .customLong("grace"), parsing: .unconditional,
         help: ArgumentHelp("Seconds the requests in flight at shutdown have to finish.", valueName: "s"))
-    var grace: Double = 30
+    var grace: Double = Self.defaults.gracePeriod
 
     @Option(
         name: .customLong("scan-dir"),
