@@ -310,12 +310,7 @@ enum Interrupt {
     static func install() {
         signal(SIGINT) { _ in Interrupt.flag.store(true, ordering: .relaxed) }
         signal(SIGTERM) { _ in Interrupt.flag.store(true, ordering: .relaxed) }
-        // A parent may have started us with these signals blocked (the mask survives exec).
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGINT)
-        sigaddset(&set, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        unblockStopSignals()
     }
 }
 

@@ -266,11 +266,7 @@ struct ServeCommand: AsyncParsableCommand {
         // ignored or blocked (both survive exec), which would leave Ctrl-C without effect.
         signal(SIGINT, SIG_DFL)
         signal(SIGTERM, SIG_DFL)
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGINT)
-        sigaddset(&set, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        unblockStopSignals()
         do {
             try await FocalServer(configuration: configuration).run { port in
                 // Unbuffered: a supervisor (or a test) reads the port as soon as it is bound.

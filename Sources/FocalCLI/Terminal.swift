@@ -14,3 +14,13 @@ func printError(_ message: String) {
 func padded(_ text: String, _ width: Int) -> String {
     text + String(repeating: " ", count: max(1, width - text.count))
 }
+
+/// Unblocks SIGINT and SIGTERM: a parent may have started us with them blocked (the mask survives
+/// exec), which would leave Ctrl-C and a supervisor's stop without effect.
+func unblockStopSignals() {
+    var set = sigset_t()
+    sigemptyset(&set)
+    sigaddset(&set, SIGINT)
+    sigaddset(&set, SIGTERM)
+    pthread_sigmask(SIG_UNBLOCK, &set, nil)
+}
