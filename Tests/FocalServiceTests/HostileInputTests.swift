@@ -248,7 +248,7 @@ import Testing
             _ = x
         }
         let jobs = (0..<2).map { _ in Task { try? await live.server.pool.run(timeout: 60, spin) } }
-        while live.server.pool.load.running < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        try await waitUntil("both workers busy") { live.server.pool.load.running == 2 }
         // Each answer reports both workers busy, so it came while they were: before the workers
         // had threads of their own, health waited for them and then reported none.
         for _ in 0..<10 {
@@ -282,7 +282,7 @@ import Testing
             }
         }
         // The job goes on past the answer until its next checkpoint, then stops.
-        while pool.load.running > 0 { try await Task.sleep(for: .milliseconds(20)) }
+        try await waitUntil("the job to stop") { pool.load.running == 0 }
         #expect(stages.withLock { $0 } <= 4, "the job ran \(stages.withLock { $0 }) stages of 20")
         #expect(pool.totals.timedOut == 1 && pool.totals.stoppedAfterDeadline == 1)
     }

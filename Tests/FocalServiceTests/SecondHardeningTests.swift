@@ -167,7 +167,7 @@ import Testing
             _ = x
         }
         let job = Task { try? await live.server.pool.run(timeout: 60, spin) }
-        while live.server.pool.load.running < 1 { try await Task.sleep(for: .milliseconds(5)) }
+        try await waitUntil("the worker busy") { live.server.pool.load.running == 1 }
         let image = [UInt8](try Scenes.jpeg(blur: 0))
         var busy: [RawConnection] = []
         for _ in 0..<2 {
@@ -176,7 +176,7 @@ import Testing
             connection.send(image)
             busy.append(connection)
         }
-        while live.server.pool.load.waiting < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        try await waitUntil("two requests queued") { live.server.pool.load.waiting == 2 }
         for _ in 0..<3 {
             let extra = try RawConnection(port: live.port)
             #expect(await extra.answer(within: 5).closed, "a connection beyond the cap is closed")

@@ -21,7 +21,11 @@ final class LiveServer: Sendable {
         configure(&configuration)
         let server = FocalServer(configuration: configuration)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        task = Task { try await server.run { continuation.yield($0) } }
+        // A server that fails to start ends the stream, so that this never waits for good.
+        task = Task {
+            defer { continuation.finish() }
+            try await server.run { continuation.yield($0) }
+        }
         var iterator = ports.makeAsyncIterator()
         port = await iterator.next() ?? 0
         self.server = server
@@ -70,6 +74,22 @@ final class LiveServer: Sendable {
 }
 
 /// Rendered pages on a table with known corners and blur, as JPEG.
+/// Waits until `condition` holds, for at most `seconds`: a test that waits on a server never hangs
+/// (it records an issue and throws instead).
+func waitUntil(
+    _ what: String, within seconds: Double = 30, sourceLocation: SourceLocation = #_sourceLocation,
+    _ condition: () -> Bool
+) async throws {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while !condition() {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("waited \(seconds) s for \(what)", sourceLocation: sourceLocation)
+            throw CancellationError()
+        }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}
+
 enum Scenes {
     static let corners = SyntheticScene.corners(
         frameWidth: 960, frameHeight: 540, center: Point(x: 480, y: 270), fill: 0.8, rotation: 8)
