@@ -1097,7 +1097,7 @@ public:
         for (const auto &c : candidates_) best = std::max(best, c.score);
         if (best >= 0.85) return;
         std::vector<Corners> quads;
-        quads_from_lines(long_lines(strong_edges_, min_side_, o_.working_size > 400 ? 14 : 10), min_side_, small_.size(), quads);
+        quads_from_lines(long_lines(strong_edges_, min_side_, std::max(1, int(o_.straight_edge_count))), min_side_, small_.size(), quads);
         score_by_edges(quads);
     }
 

@@ -272,6 +272,7 @@ typedef struct {
     int32_t page_model_view;         /* how it sees the image: a cfocal_page_view */
     int32_t page_outline_lines;      /* 1: quads on the straight stretches of its outline map too (about 1 ms at
                                         640 px; mends regions that leak into a pale desk or a shadow) */
+    int32_t straight_edge_count;     /* straight edges tried for quads when nothing else convinced */
 } cfocal_quad_options;
 
 typedef struct cfocal_quad {

@@ -157,15 +157,16 @@ enum RectangleSearch {
         var results = [cfocal_quad](repeating: cfocal_quad(), count: options.maximumFeatureCount)
         var count: Int32 = 0
         try priorQuads.withUnsafeBufferPointer { (priorBuffer) throws(FocalError) in
+            let profile = AccuracyProfile.of(options.accuracy)
             var settings = cfocal_quad_options(
-                working_size: options.accuracy == .low ? 320 : 640, max_results: Int32(options.maximumFeatureCount),
+                working_size: Int32(profile.workingSize), max_results: Int32(options.maximumFeatureCount),
                 min_size: options.minimumSize, min_aspect_ratio: options.minimumAspectRatio,
                 max_aspect_ratio: options.maximumAspectRatio, quadrature_tolerance: options.quadratureTolerance,
                 min_confidence: options.minimumConfidence, min_interior_brightness: options.minimumInteriorBrightness,
                 max_interior_saturation: options.maximumInteriorSaturation, refine: 1, priors: priorBuffer.baseAddress,
                 prior_count: Int32(priorBuffer.count), priors_only: priorsOnly ? 1 : 0, page_model: pageModel?.handle,
-                page_model_input: Int32(pageModel?.inputSize ?? 0), page_model_view: PageModel.view(for: options.accuracy),
-                page_outline_lines: options.accuracy == .low ? 0 : 1)
+                page_model_input: Int32(pageModel?.inputSize ?? 0), page_model_view: Int32(profile.pageModelView.rawValue),
+                page_outline_lines: profile.outlineLines ? 1 : 0, straight_edge_count: Int32(profile.straightEdgeCount))
             try frame.withShimImage { (image) throws(FocalError) in
                 try check(cfocal_detect_quads(&image, &settings, &results, Int32(results.count), &count), "detect rectangles")
             }

@@ -7,22 +7,8 @@ import Synchronization
 /// request do not parse the model each time.
 final class PageModel: @unchecked Sendable {
     static let fileName = "page-detector.onnx"
-    /// The network's input at each accuracy: the frame squeezed to this square. The model was
-    /// trained at 128, 160 and 192. At `.low`, 160 rather than 128 finds small and low-contrast
-    /// pages 128 lost (evaluation clips 0.964 / 0.900 / 0.964 → 0.967 / 0.909 / 0.975 at seeds
-    /// 13 / 7 / 41; a small grey card on a bright dial, never found at 128, found on every frame;
-    /// phone photos 0.873 → 0.897) for 0.6 ms more a frame (216 fps against 236, 1280×720).
-    static func inputSize(for accuracy: DetectorOptions.Accuracy) -> Int { accuracy == .low ? 160 : 192 }
-    /// How the network sees a frame at each accuracy. At `.low`, once, at about the frame's own
-    /// proportions (160 × 288 for 16:9, 160 × 224 for 4:3): squeezed to a square, a portrait photo's
-    /// page or a small card in a wide frame is a strip a few cells across (evaluation clips at seeds
-    /// 13 / 7 / 41 / 53 / 61 / 67, 0.967 / 0.909 / 0.975 / 0.956 / 0.980 / 0.875 squeezed, 0.979 /
-    /// 0.927 / 0.987 / 0.981 / 0.977 / 0.941 so; the phone photos 0.912 → 0.931) for 2 ms more a
-    /// 720p frame (134 fps against 180, one core). Capping 16:9 at 4:3 saved half of that and lost
-    /// most of the gain (photos 0.845). At `.high`, on squares along the frame and on it squeezed.
-    static func view(for accuracy: DetectorOptions.Accuracy) -> Int32 {
-        Int32(accuracy == .low ? CFOCAL_PAGE_VIEW_PROPORTIONAL.rawValue : CFOCAL_PAGE_VIEW_TILED.rawValue)
-    }
+    /// The network's input at each accuracy (``AccuracyProfile`` says why these).
+    static func inputSize(for accuracy: DetectorOptions.Accuracy) -> Int { AccuracyProfile.of(accuracy).pageModelInput }
     let path: String
     let inputSize: Int
     let handle: OpaquePointer
