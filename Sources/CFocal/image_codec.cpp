@@ -38,6 +38,25 @@ struct Codecs {
     std::string error;
 };
 
+// An environment variable set for a scope, and put back as it was when the scope ends.
+class ScopedVariable {
+public:
+    ScopedVariable(const char *name, const std::string &value) : name_(name) {
+        const char *before = getenv(name);
+        had_ = before != nullptr;
+        if (had_) previous_ = before;
+        setenv(name, value.c_str(), 1);
+    }
+    ~ScopedVariable() { had_ ? setenv(name_, previous_.c_str(), 1) : unsetenv(name_); }
+    ScopedVariable(const ScopedVariable &) = delete;
+    ScopedVariable &operator=(const ScopedVariable &) = delete;
+
+private:
+    const char *name_;
+    bool had_ = false;
+    std::string previous_;
+};
+
 // Set as the codecs start loading: from then on OpenCV's decode limit is fixed.
 std::atomic<bool> codecs_loading{false};
 
@@ -79,17 +98,10 @@ cfocal_status cfocal_image_limit_decoded_pixels(uint64_t pixels) {
         if (pixels == 0) fail(CFOCAL_ERR_INVALID_ARGUMENT, "the pixel limit must be at least 1");
         if (codecs_loading.load()) fail(CFOCAL_ERR_UNSUPPORTED, "OpenCV's image codecs are loaded already; their limit stays");
         // loadsave.cpp reads the variable into a static as the library loads: load it now, then
-        // put the environment back, so that programs this process starts keep their own limit.
-        const char *before = getenv("OPENCV_IO_MAX_IMAGE_PIXELS");
-        const std::string previous = before ? before : "";
-        setenv("OPENCV_IO_MAX_IMAGE_PIXELS", std::to_string(pixels).c_str(), 1);
-        try {
-            codecs();
-        } catch (...) {
-            before ? setenv("OPENCV_IO_MAX_IMAGE_PIXELS", previous.c_str(), 1) : unsetenv("OPENCV_IO_MAX_IMAGE_PIXELS");
-            throw;
-        }
-        before ? setenv("OPENCV_IO_MAX_IMAGE_PIXELS", previous.c_str(), 1) : unsetenv("OPENCV_IO_MAX_IMAGE_PIXELS");
+        // put the environment back (also if loading fails), so that programs this process starts
+        // keep their own limit.
+        const ScopedVariable limit("OPENCV_IO_MAX_IMAGE_PIXELS", std::to_string(pixels));
+        codecs();
         return CFOCAL_OK;
     });
 }

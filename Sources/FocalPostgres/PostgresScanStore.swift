@@ -206,13 +206,13 @@ public final class PostgresScanStore: ScanStore {
         }
         guard let host = components.host, !host.isEmpty else { throw refuse("names no host") }
         let tls: PostgresClient.Configuration.TLS
-        switch options["sslmode"] ?? "prefer" {
+        let mode = options["sslmode"] ?? "prefer"
+        switch mode {
         case "disable": tls = .disable
         case "prefer": tls = .prefer(.makeClientConfiguration())
         case "require": tls = .require(.makeClientConfiguration())
-        case let mode: throw refuse("has sslmode=\(mode) (disable, prefer or require)")
+        default: throw refuse("has sslmode=\(mode) (disable, prefer or require)")
         }
-        let mode = options["sslmode"] ?? "prefer"
         return (
             .init(host: host, port: port, username: user, password: secret, database: database, tls: tls),
             "postgres://\(user)@\(host):\(port)/\(database)",

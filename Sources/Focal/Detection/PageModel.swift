@@ -1,5 +1,4 @@
 import CFocal
-import Synchronization
 
 /// Focal's learned page detector (`Models/page-detector.onnx`), loaded on first use. OpenCV's
 /// network is not safe to share between threads while it runs, so each ``Detector`` borrows one
@@ -22,24 +21,20 @@ final class PageModel: @unchecked Sendable {
     deinit { cfocal_page_model_free(handle) }
 
     /// Idle models by file and input size (OpenCV 4.6 fixes a network's layer sizes at its first run).
-    private static let idle = Mutex<[String: [PageModel]]>([:])
+    private static let pool = ModelPool<PageModel>()
     private static func poolKey(_ path: String, _ inputSize: Int) -> String { "\(inputSize) \(path)" }
 
     /// A model for `path` (nil: the one ``ModelFile`` finds) at `inputSize`, from the pool or newly loaded.
     static func borrow(path explicitPath: String?, inputSize: Int) throws(FocalError) -> PageModel {
         let path = try ModelFile.locate(
             fileName, unless: explicitPath, what: "page model", option: "DetectorOptions.pageModelPath")
-        if let pooled = idle.withLock({ $0[poolKey(path, inputSize)]?.popLast() }) { return pooled }
-        return try PageModel(path: path, inputSize: inputSize)
-    }
-
-    /// Gives a borrowed model back; a few are kept per file, one for each detector running at once.
-    static func giveBack(_ model: PageModel) {
-        let key = poolKey(model.path, model.inputSize)
-        idle.withLock { pool in
-            if pool[key, default: []].count < 8 { pool[key, default: []].append(model) }
+        return try pool.borrow(poolKey(path, inputSize)) { () throws(FocalError) in
+            try PageModel(path: path, inputSize: inputSize)
         }
     }
+
+    /// Gives a borrowed model back.
+    static func giveBack(_ model: PageModel) { pool.giveBack(model, key: poolKey(model.path, model.inputSize)) }
 
     /// The network's page probability map (`inputSize` × `inputSize`, row by row) for a frame.
     func pageProbability(in frame: Frame) throws(FocalError) -> [Float] {

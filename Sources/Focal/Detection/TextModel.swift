@@ -1,7 +1,5 @@
 import CFocal
 
-import Synchronization
-
 /// The DB text-detection network (4.7 MB), parsed once and then lent to one ``Detector`` at a
 /// time (OpenCV's model is not safe to share between threads while detecting): a service that
 /// builds a detector per request borrows a parsed model instead of parsing the file each time.
@@ -23,23 +21,18 @@ final class TextModel: @unchecked Sendable {
 
     deinit { cfocal_text_model_free(handle) }
 
-    /// Idle models by file; a model is only ever used by the one detector that borrowed it.
-    private static let idle = Mutex<[String: [TextModel]]>([:])
+    /// Idle models by file.
+    private static let pool = ModelPool<TextModel>()
 
     /// A model for `path` (nil: the one ``ModelFile`` finds), from the pool or newly parsed.
     static func borrow(path explicitPath: String?) throws(FocalError) -> TextModel {
         let path = try ModelFile.locate(
             fileName, unless: explicitPath, what: "text model", option: "DetectorOptions.text.modelPath")
-        if let pooled = idle.withLock({ $0[path]?.popLast() }) { return pooled }
-        return try TextModel(path: path)
+        return try pool.borrow(path) { () throws(FocalError) in try TextModel(path: path) }
     }
 
-    /// Gives a borrowed model back; a few are kept per file, one for each detector running at once.
-    static func giveBack(_ model: TextModel) {
-        idle.withLock { pool in
-            if pool[model.path, default: []].count < 8 { pool[model.path, default: []].append(model) }
-        }
-    }
+    /// Gives a borrowed model back.
+    static func giveBack(_ model: TextModel) { pool.giveBack(model, key: model.path) }
 
     /// Lines found by the network, in the image's pixel coordinates: the network's segments joined
     /// across gaps of up to `maximumLineGap` heights, then split where their ink leaves a gap wider

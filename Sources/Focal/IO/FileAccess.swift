@@ -182,10 +182,19 @@ enum FileAccess {
         return temporaryPrefix(of: path) + "focal-\(getpid())-\(tag).partial"
     }
 
+    /// `.NAME.`: the start of every temporary name of path (in its folder).
+    private static func temporaryNamePrefix(of path: String) -> String {
+        ".\(path.split(separator: "/").last.map(String.init) ?? path)."
+    }
+
     private static func temporaryPrefix(of path: String) -> String {
+        folderPrefix(of: path) + temporaryNamePrefix(of: path)
+    }
+
+    /// path's folder with a slash, as path spells it ("" for a bare name).
+    private static func folderPrefix(of path: String) -> String {
         let folder = folderOf(path)
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        return (folder == "." && !path.hasPrefix("./") ? "" : folder + "/") + ".\(name)."
+        return folder == "." && !path.hasPrefix("./") ? "" : folder + "/"
     }
 
     /// Removes the temporary files that earlier writers of `path` left when they were killed
@@ -194,10 +203,8 @@ enum FileAccess {
     /// Returns how many were removed.
     @discardableResult
     static func removeStaleTemporaries(of path: String) -> Int {
-        let prefix = temporaryPrefix(of: path)
-        let folder = folderOf(path)
-        let namePrefix = String(prefix.split(separator: "/").last ?? "")
-        guard let directory = opendir(folder) else { return 0 }
+        let namePrefix = temporaryNamePrefix(of: path)
+        guard let directory = opendir(folderOf(path)) else { return 0 }
         var stale: [String] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
@@ -211,8 +218,8 @@ enum FileAccess {
             if pid != getpid(), kill(pid, 0) != 0, errno == ESRCH { stale.append(name) }
         }
         closedir(directory)
-        let base = folder == "." && !path.hasPrefix("./") ? "" : folder + "/"
-        return stale.filter { unlink(base + $0) == 0 }.count
+        let folder = folderPrefix(of: path)
+        return stale.filter { unlink(folder + $0) == 0 }.count
     }
 
     static func folderOf(_ path: String) -> String {
