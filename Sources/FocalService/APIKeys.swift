@@ -88,7 +88,7 @@ struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
     {
         let target = request.head.path ?? ""
         if let refusal = RequestPath.refusal(of: target) { return FocalServer.error(400, refusal) }
-        guard RequestPath.needsKey(target) else { return try await next(request, context) }
+        if RequestPath.isOpen(target) { return try await next(request, context) }
         let challenge: HTTPFields = [.wwwAuthenticate: "Bearer realm=\"focal\""]
         guard let authorization = request.headers[.authorization] else {
             return FocalServer.error(401, "this server needs an API key: send Authorization: Bearer <key>", headers: challenge)

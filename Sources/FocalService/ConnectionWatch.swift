@@ -24,15 +24,16 @@ final class ConnectionWatch: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
+    /// Taken from ``ServiceConfiguration``, where the defaults are.
     struct Limits: Sendable {
         /// Seconds a whole request head may take to arrive, counted from the connection's opening
         /// or the previous answer. Raising it keeps idle keep-alive connections longer.
-        var headTimeout: Double = 30
+        var headTimeout: Double
         /// Seconds a body has, before the extension below. Raising it lets slow uploads start.
-        var bodyTimeout: Double = 20
+        var bodyTimeout: Double
         /// Bytes a second a body must keep up: each that many bytes extend its deadline by a
         /// second. Lowering it lets slower uploads finish, and slow clients hold connections longer.
-        var minimumBodyRate: Double = 4096
+        var minimumBodyRate: Double
     }
 
     private let limits: Limits
@@ -173,8 +174,6 @@ final class ConnectionRegistry: Sendable {
 
     init(capacity: Int) { self.capacity = max(1, capacity) }
 
-    var count: Int { entries.withLock { $0.open.count } }
-
     /// Adds a connection; at the cap, closes the connection longest awaiting a head (else the one
     /// longest reading a body; else this one).
     func register(_ channel: any Channel) -> Int {
@@ -183,9 +182,8 @@ final class ConnectionRegistry: Sendable {
             state.next += 1
             state.open[id] = Entry(channel: channel, state: .awaitingHead, since: .now())
             guard state.open.count > capacity else { return (id, nil) }
-            let others = state.open.filter { $0.key != id }
-            let oldest = { (wanted: State) in
-                others.filter { $0.value.state == wanted }.min { $0.value.since < $1.value.since }
+            func oldest(_ wanted: State) -> (key: Int, value: Entry)? {
+                state.open.filter { $0.key != id && $0.value.state == wanted }.min { $0.value.since < $1.value.since }
             }
             guard let shed = oldest(.awaitingHead) ?? oldest(.readingBody) else { return (id, channel) }
             state.open[shed.key] = nil

@@ -162,7 +162,8 @@ final class RequestLineWatcher: ChannelInboundHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buffer = unwrapInboundIn(data)
         // Line by line (memchr finds the ends): only a line's first bytes are looked at one by
-        // one, so a 32 MB body costs a scan for newlines and no more.
+        // one, to tell whether it starts like a request line, so a 32 MB body costs a scan for
+        // newlines and no more.
         buffer.withUnsafeReadableBytes { bytes in
             guard let base = bytes.baseAddress else { return }
             var start = 0
@@ -171,36 +172,30 @@ final class RequestLineWatcher: ChannelInboundHandler, RemovableChannelHandler {
                 let end = newline ?? bytes.count
                 var index = start
                 while index < end, tokenSoFar != false, !startsLikeRequest {
-                    look(at: bytes[index])
+                    classify(bytes[index])
                     index += 1
                 }
-                lineLength += end - index
+                lineLength += end - start
                 if startsLikeRequest, lineLength > longest { sawLongRequestLine = true }
                 guard let newline else { break }
-                look(at: 10)
+                lineLength = 0
+                tokenSoFar = nil
+                startsLikeRequest = false
                 start = newline + 1
             }
         }
         context.fireChannelRead(data)
     }
 
-    private func look(at byte: UInt8) {
-        if byte == 10 {
-            lineLength = 0
-            tokenSoFar = nil
-            startsLikeRequest = false
-            return
+    /// One more of the line's first bytes: an upper-case token so far, then a space, is a request
+    /// line's start (`GET /…`); header lines have a colon before any space.
+    private func classify(_ byte: UInt8) {
+        if byte == 32 {
+            startsLikeRequest = tokenSoFar == true
+            tokenSoFar = false
+        } else {
+            tokenSoFar = (65...90).contains(byte)
         }
-        lineLength += 1
-        if tokenSoFar != false, !startsLikeRequest {
-            if byte == 32 {
-                startsLikeRequest = tokenSoFar == true
-                tokenSoFar = false
-            } else {
-                tokenSoFar = (65...90).contains(byte)
-            }
-        }
-        if startsLikeRequest, lineLength > longest { sawLongRequestLine = true }
     }
 }
 

@@ -44,9 +44,10 @@ public enum RequestPath {
         target.prefix { $0 != "?" }
     }
 
+    /// Whether a canonical `target` is one of the ``open`` paths (its query aside).
+    public static func isOpen(_ target: String) -> Bool { open.contains(String(path(of: target))) }
+
     /// Whether a request for `target` needs a key when keys are on: every target but the open
     /// paths, and every target that is not canonical (it is refused anyway).
-    public static func needsKey(_ target: String) -> Bool {
-        refusal(of: target) != nil || !open.contains(String(path(of: target)))
-    }
+    public static func needsKey(_ target: String) -> Bool { refusal(of: target) != nil || !isOpen(target) }
 }

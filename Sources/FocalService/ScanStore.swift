@@ -92,9 +92,9 @@ final class DirectoryScanStore: ScanStore {
     /// The folder's size as the last sweep left it, plus what this process has written since: a
     /// write that takes it over ``maximumBytes`` sweeps at once, not at the next interval.
     private let estimatedBytes = Mutex(0)
-    /// Set when a write fails (a full or read-only disk, a folder gone), with when the store was
-    /// last probed; cleared when a write or a probe succeeds.
-    private let failing = Mutex<(since: Double, probed: Double)?>(nil)
+    /// While writes fail (a full or read-only disk, a folder gone): when the folder was last
+    /// tried. Nil again once a write or a probe succeeds.
+    private let failingSinceLastTry = Mutex<Double?>(nil)
     /// Seconds between probes of a failing folder (a small file written and removed).
     static let probeInterval = 2.0
 
@@ -119,13 +119,13 @@ final class DirectoryScanStore: ScanStore {
     func keep(_ jpeg: [UInt8]) async throws(ServiceError) -> String {
         do {
             let id = try await NIOThreadPool.singleton.runIfActive { () throws(StoreFailure) in try self.writeFile(jpeg) }
-            failing.withLock { $0 = nil }
+            failingSinceLastTry.withLock { $0 = nil }
             return id
         } catch {
             // A full or read-only disk, or a folder gone, is the server's trouble and may pass: 503,
             // as the PostgreSQL store answers, and readiness tells the balancer until it passes.
             let now = Self.wallClock()
-            failing.withLock { $0 = $0 ?? (now, now) }
+            failingSinceLastTry.withLock { $0 = $0 ?? now }
             serviceLog.error("keeping a scan in '\(folder)' failed: \(error)")
             throw ServiceError(503, "the scan store cannot keep scans now; try again shortly", retryAfter: 5)
         }
@@ -133,16 +133,15 @@ final class DirectoryScanStore: ScanStore {
 
     func canKeepScans() async -> Bool {
         let now = Self.wallClock()
-        let due = failing.withLock { state -> Bool in
-            guard let failure = state else { return false }
-            guard now - failure.probed >= Self.probeInterval else { return false }
-            state = (failure.since, now)
+        let due = failingSinceLastTry.withLock { lastTry -> Bool in
+            guard let tried = lastTry, now - tried >= Self.probeInterval else { return false }
+            lastTry = now
             return true
         }
         if due, (try? await NIOThreadPool.singleton.runIfActive { self.probe() }) == true {
-            failing.withLock { $0 = nil }
+            failingSinceLastTry.withLock { $0 = nil }
         }
-        return failing.withLock { $0 == nil }
+        return failingSinceLastTry.withLock { $0 == nil }
     }
 
     /// Whether a small file can be written, synced and removed in the folder.
