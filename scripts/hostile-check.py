@@ -62,7 +62,10 @@ class Server:
                     return int(line.split()[1]) / 1024
         return 0
 
-    def stop(self):
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
         self.process.send_signal(signal.SIGKILL)
         self.process.wait()
         shutil.rmtree(self.folder, ignore_errors=True)
@@ -141,8 +144,7 @@ def check(name, passed, detail):
 
 
 def keys_by_path_spelling(focal):
-    server = Server(focal)
-    try:
+    with Server(focal) as server:
         image = png(64, 64)
         results = []
         for method, target in [("POST", "//v1/detect"), ("POST", "///v1/detect"), ("POST", "//v1/scan"),
@@ -154,13 +156,10 @@ def keys_by_path_spelling(focal):
         bypass = [f"{t} {s}" for t, s in results if s not in (400, 401, 404)]
         return check("1 API key by path spelling", not bypass,
                      ", ".join(f"{t} {s}" for t, s in results[:5]) + (f"; bypassed: {bypass}" if bypass else ""))
-    finally:
-        server.stop()
 
 
 def tiff_past_pixel_limit(focal):
-    server = Server(focal, keys=False)
-    try:
+    with Server(focal, keys=False) as server:
         body = tiff_with_twice_given_size()
         before = server.rss_mb()
         start = time.time()
@@ -168,13 +167,10 @@ def tiff_past_pixel_limit(focal):
         return check("2 TIFF past --max-pixels", status == 413,
                      f"{len(body) // 1024} KB TIFF -> {status} in {time.time() - start:.1f} s, "
                      f"server peak RSS {before:.0f} -> {server.rss_mb():.0f} MB")
-    finally:
-        server.stop()
 
 
 def slow_bodies(focal):
-    server = Server(focal, "--max-connections", "8", "--idle-timeout", "10", keys=False)
-    try:
+    with Server(focal, "--max-connections", "8", "--idle-timeout", "10", keys=False) as server:
         sockets = []
         for _ in range(4):
             s = socket.create_connection(("127.0.0.1", server.port))
@@ -202,15 +198,12 @@ def slow_bodies(focal):
         return check("3 slow bodies cut off", longest is not None and longest < 40,
                      f"4 bodies at 1 byte/s: closed after {', '.join(f'{v:.0f}' for v in sorted(open_at.values()))} s"
                      f" (of 75 watched), answers {sorted(set(answers.values())) or 'none'}")
-    finally:
-        server.stop()
 
 
 def health_at_connection_cap(focal):
     """At the default cap of 512: 300 idle connections, 150 slow heads and 100 slow bodies (a byte
     a second each), then health on a new connection, 200 times."""
-    server = Server(focal, keys=False)
-    try:
+    with Server(focal, keys=False) as server:
         held, slow = [], []
         for index in range(550):
             s = socket.create_connection(("127.0.0.1", server.port))
@@ -243,13 +236,10 @@ def health_at_connection_cap(focal):
         return check("4 health at the connection cap", failures == 0 and p99 < 50,
                      f"300 idle, 150 slow-head and 100 slow-body connections (cap 512): 200 health requests, "
                      f"{failures} failed, p50 {times[99] * 1000:.1f} ms, p99 {p99:.1f} ms, max {times[-1] * 1000:.1f} ms")
-    finally:
-        server.stop()
 
 
 def tiny_images(focal):
-    server = Server(focal, keys=False)
-    try:
+    with Server(focal, keys=False) as server:
         seen = []
         for width, height in [(1, 1), (1, 5000), (5000, 1)]:
             image = png(width, height)
@@ -260,13 +250,10 @@ def tiny_images(focal):
         faults = [f"{what} {status}" for what, status in seen if status >= 500]
         return check("5 tiny images", not faults,
                      f"{len(seen)} requests: statuses {sorted(set(s for _, s in seen))}" + (f"; {faults[:4]}" if faults else ""))
-    finally:
-        server.stop()
 
 
 def unusable_scan_folder(focal):
-    server = Server(focal, keys=False)
-    try:
+    with Server(focal, keys=False) as server:
         image = png(64, 64)
         shutil.rmtree(server.scan_dir)
         with open(server.scan_dir, "w") as f:  # the folder is gone; a file stands in its place
@@ -282,13 +269,10 @@ def unusable_scan_folder(focal):
         ready, _ = request(server.port, "GET", "/v1/health/ready")
         return check("6 unusable scan folder", status == 503 and retry and ready == 503,
                      f"scan -> {status}{' with Retry-After' if retry else ''}, readiness -> {ready}")
-    finally:
-        server.stop()
 
 
 def repeated_types(focal):
-    server = Server(focal, keys=False)
-    try:
+    with Server(focal, keys=False) as server:
         image = png(640, 480)
         start = time.time()
         status, _ = request(server.port, "POST", "/v1/detect?types=" + ",".join(["qr"] * 1000), image, "image/png")
@@ -298,13 +282,10 @@ def repeated_types(focal):
         single = time.time() - start
         return check("7 repeated types", status in (200, 400) and once < 5 * single + 0.5,
                      f"types=qr x1000 -> {status} in {once:.2f} s (types=qr once: {single:.2f} s)")
-    finally:
-        server.stop()
 
 
 def small_ones(focal):
-    server = Server(focal, keys=False)
-    try:
+    with Server(focal, keys=False) as server:
         results, good = [], True
         text, closed = raw(server.port, b"GET /v1/health HTTP/1.0\r\n\r\n", wait=3)
         results.append(f"HTTP/1.0 {status_of(text)} {'closed' if closed else 'left open'}")
@@ -322,13 +303,10 @@ def small_ones(focal):
         results.append(f"two equal Content-Length {status}")
         good &= status == 400
         return check("small: HTTP details", good, "; ".join(results))
-    finally:
-        server.stop()
 
 
 def keys_revoked(focal):
-    server = Server(focal)
-    try:
+    with Server(focal) as server:
         def reload(content):
             with open(server.keys, "wb") as f:
                 f.write(content)
@@ -342,8 +320,6 @@ def keys_revoked(focal):
         return check("small: key file", with_bom == 200 and plain == 200 and emptied == 401,
                      f"the key behind a byte order mark -> {with_bom}; the key alone -> {plain}; "
                      f"the file emptied + SIGHUP, the old key -> {emptied}")
-    finally:
-        server.stop()
 
 
 CHECKS = {"keys": keys_by_path_spelling, "tiff": tiff_past_pixel_limit, "slow-bodies": slow_bodies,

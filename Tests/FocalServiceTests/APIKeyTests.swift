@@ -93,7 +93,7 @@ import Testing
                 "POST \(spelling) HTTP/1.1\r\nHost: x\r\nContent-Type: image/jpeg\r\nContent-Length: \(image.count)\r\n\r\n")
             connection.send(image)
             let (text, _) = await connection.answer(within: 20, until: "}\n")
-            let status = Int(text.split(separator: " ").dropFirst().first ?? "") ?? 0
+            let status = statusCode(of: text)
             #expect([400, 401].contains(status), "\(spelling) without a key: \(text.prefix(200))")
         }
         for spelling in ["//v1/scans/" + String(repeating: "a", count: 32), "/v1/scans/../health", "//v1/health"] {

@@ -241,14 +241,7 @@ import Testing
             $0.workers = 2; $0.queueDepth = 2; $0.requestTimeout = 1
         }
         // Both workers spin on the CPU, as detection on a huge image does, until the test is done.
-        let done = Atomic<Bool>(false)
-        let spin: @Sendable () -> Void = {
-            var x = 0.0
-            while !done.load(ordering: .relaxed) { x += sin(x) }
-            _ = x
-        }
-        let jobs = (0..<2).map { _ in Task { try? await live.server.pool.run(timeout: 60, spin) } }
-        try await waitUntil("both workers busy") { live.server.pool.load.running == 2 }
+        let busy = try await BusyWorkers(live, count: 2)
         // Each answer reports both workers busy, so it came while they were: before the workers
         // had threads of their own, health waited for them and then reported none.
         for _ in 0..<10 {
@@ -262,8 +255,7 @@ import Testing
         let queued = try await live.request("POST", "/v1/detect", body: try Scenes.jpeg(blur: 0), contentType: "image/jpeg")
         #expect(queued.status == 503 && queued.reason.contains("longer than"), "\(queued.status) \(queued.reason)")
         #expect(live.server.pool.load.running == 2, "still spinning")
-        done.store(true, ordering: .relaxed)
-        for job in jobs { _ = await job.value }
+        await busy.release()
         let metrics = String(decoding: try await live.request("GET", "/metrics").body, as: UTF8.self)
         #expect(metrics.contains("focal_requests_timed_out_total 1"), "\(metrics)")
     }

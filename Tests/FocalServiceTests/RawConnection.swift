@@ -67,3 +67,6 @@ final class RawConnection: @unchecked Sendable {
         }
     }
 }
+
+/// The status code of a raw HTTP answer ("HTTP/1.1 401 …" is 401), or 0 when there is none.
+func statusCode(of answer: String) -> Int { Int(answer.split(separator: " ").dropFirst().first ?? "") ?? 0 }

@@ -1,6 +1,5 @@
 import Focal
 import Foundation
-import Synchronization
 import Testing
 
 @testable import FocalService
@@ -12,8 +11,6 @@ import Testing
 /// What a hostile client still found after the first hardening pass: each was reproduced against
 /// the server before its fix (the comment says what happened then) and is refused now.
 @Suite struct SecondHardeningTests {
-    static func status(_ text: String) -> Int { Int(text.split(separator: " ").dropFirst().first ?? "") ?? 0 }
-
     /// A TIFF giving its width and height tags twice, 20000 first, then 8: the header check read
     /// the last (8 x 8) and libtiff the first, so 20000 x 20000 was decoded (2 GB, 23 s).
     @Test func aTIFFThatGivesItsSizeTwiceIsHeldToTheLimit() async throws {
@@ -160,14 +157,7 @@ import Testing
         let live = try await LiveServer {
             $0.maximumConnections = 2; $0.workers = 1; $0.queueDepth = 4; $0.requestTimeout = 60
         }
-        let done = Atomic<Bool>(false)
-        let spin: @Sendable () -> Void = {
-            var x = 0.0
-            while !done.load(ordering: .relaxed) { x += sin(x) }
-            _ = x
-        }
-        let job = Task { try? await live.server.pool.run(timeout: 60, spin) }
-        try await waitUntil("the worker busy") { live.server.pool.load.running == 1 }
+        let worker = try await BusyWorkers(live, count: 1)
         let image = [UInt8](try Scenes.jpeg(blur: 0))
         var busy: [RawConnection] = []
         for _ in 0..<2 {
@@ -181,8 +171,7 @@ import Testing
             let extra = try RawConnection(port: live.port)
             #expect(await extra.answer(within: 5).closed, "a connection beyond the cap is closed")
         }
-        done.store(true, ordering: .relaxed)
-        _ = await job.value
+        await worker.release()
         for connection in busy {
             #expect(await connection.answer(within: 60, until: "}\n").text.hasPrefix("HTTP/1.1 200"))
         }

@@ -2,6 +2,7 @@ import Focal
 import FocalService
 import FocalSynthetic
 import Foundation
+import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -87,6 +88,31 @@ func waitUntil(
             throw CancellationError()
         }
         try await Task.sleep(for: .milliseconds(5))
+    }
+}
+
+/// The server's workers kept busy, each spinning on the CPU as detection on a huge image does,
+/// until ``release()``: whatever comes meanwhile waits in the queue or gets its deadline.
+final class BusyWorkers: Sendable {
+    private final class Flag: Sendable { let done = Atomic<Bool>(false) }
+    private let flag = Flag()
+    private let jobs: [Task<Void, Never>]
+
+    init(_ live: LiveServer, count: Int) async throws {
+        let flag = flag
+        let spin: @Sendable () -> Void = {
+            var x = 0.0
+            while !flag.done.load(ordering: .relaxed) { x += sin(x) }
+            _ = x
+        }
+        jobs = (0..<count).map { _ in Task { _ = try? await live.server.pool.run(timeout: 60, spin) } }
+        try await waitUntil("\(count) worker(s) busy") { live.server.pool.load.running == count }
+    }
+
+    /// Lets the workers go, and waits until they have.
+    func release() async {
+        flag.done.store(true, ordering: .relaxed)
+        for job in jobs { await job.value }
     }
 }
 
