@@ -3,7 +3,7 @@ SWIFT ?= swift
 SAMPLE ?= Samples/Media/document.mp4
 OUTPUT ?= out/overlay.mp4
 
-.PHONY: demo test deps build bench fuzz spec-check replicas-check sample-media page-model clean
+.PHONY: demo test deps build bench fuzz spec-check replicas-check consumer-check sample-media page-model clean
 
 ## Install what is missing, build the focal command, and run it on the bundled sample.
 demo: deps
@@ -44,12 +44,17 @@ replicas-check: deps
 	$(SWIFT) build -c $(REPLICAS_CONFIG) --product FocalBenchmarks
 	scripts/replicas-check.py .build/$(REPLICAS_CONFIG)/focal --benchmarks .build/$(REPLICAS_CONFIG)/FocalBenchmarks
 
+## Samples/ScanAPhoto, a package that depends on Focal, built outside this checkout and run from
+## another folder with no FOCAL_MODELS: the models travel with the library.
+consumer-check: deps
+	scripts/consumer-check.sh
+
 ## Speed and memory against OpenCV's idioms and ffmpeg, measured in the same run.
 bench:
 	@scripts/install-deps.sh --bench
 	scripts/bench.sh
 
-## Retrain the page detector (Models/page-detector.onnx) from scratch: scenes, training, export.
+## Retrain the page detector (Sources/Focal/Models/page-detector.onnx) from scratch: scenes, training, export.
 ## About 95 minutes on 2 cores (two stages); see Models/page-detector/MODEL_CARD.md.
 page-model:
 	Models/page-detector/train.sh

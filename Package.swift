@@ -31,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // Already PostgresNIO's; its TLS context for the scan store's login check.
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
+        // `swift package generate-documentation --target Focal` (Sources/Focal/Focal.docc).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         // System libraries: pkg-config gives the header paths; CFocal names the libraries it links.
@@ -71,7 +73,13 @@ let package = Package(
                 .linkedLibrary("stdc++"),
             ]
         ),
-        .target(name: "Focal", dependencies: ["CFocal"]),
+        // The models travel with the library: SwiftPM copies them beside every program built with
+        // Focal (Focal_Focal.resources), here or in a package that depends on it.
+        .target(
+            name: "Focal",
+            dependencies: ["CFocal"],
+            resources: [.copy("Models/page-detector.onnx"), .copy("Models/ppocr-v4-det.onnx")]
+        ),
         .target(name: "FocalSynthetic", dependencies: ["Focal"]),
         .target(
             name: "FocalService",

@@ -13,5 +13,5 @@ prefix=${1:-out/dist}
 swift build -c release --product focal --static-swift-stdlib
 mkdir -p "$prefix/bin" "$prefix/share/focal/models"
 install -m 0755 .build/release/focal "$prefix/bin/focal"
-install -m 0644 Models/ppocr-v4-det.onnx "$prefix/share/focal/models/"
+install -m 0644 Sources/Focal/Models/*.onnx "$prefix/share/focal/models/"
 echo "build-release: $prefix/bin/focal and $prefix/share/focal/models"

@@ -6,8 +6,8 @@
 Starts `focal serve` (with API keys and a scan folder, on a free loopback port) for each check,
 attacks it, and prints one line per check: what came back and whether that is the answer
 expected of a hardened server (PASS) or not (FAIL). Exits 1 if any check fails. Every loop is
-bounded in count and time, and only 127.0.0.1 is ever contacted. The models come from
-FOCAL_MODELS (default: Models beside this script's folder).
+bounded in count and time, and only 127.0.0.1 is ever contacted. The models come from the
+resource folder SwiftPM puts beside the focal program, or FOCAL_MODELS when set.
 """
 import argparse
 import os
@@ -43,9 +43,7 @@ class Server:
             args += ["--api-keys", self.keys]
         self.scan_dir = scan_dir or os.path.join(self.folder, "scans")
         args += ["--scan-dir", self.scan_dir] + list(extra)
-        env = dict(os.environ)
-        env.setdefault("FOCAL_MODELS", os.path.join(ROOT, "Models"))
-        self.process = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.time() + 60
         while time.time() < deadline:
             try:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Exports a trained page detector to ONNX for OpenCV's dnn.
 
-Usage: export.py page-detector.pt Models/page-detector.onnx [--size 192]
+Usage: export.py page-detector.pt Sources/Focal/Models/page-detector.onnx [--size 192]
 
 The graph takes 1×3×S×S BGR pixels (0…255) and returns 1×2×S×S probabilities (sigmoid inside).
 Batch norms are folded into the convolutions before export. Opset 11, as OpenCV 4.6 reads it.

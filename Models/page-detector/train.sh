@@ -13,7 +13,7 @@
 #    (generate.py --extra 0.4, seed 2: about 7 minutes), and fine-tunes the first stage's network on
 #    them, mirrored and turned by quarter turns, with its batch norms' statistics kept
 #    (train.py --init --any-orientation, 3 epochs: about 11 minutes);
-# 4. exports Models/page-detector.onnx (export.py, which prints its sha256).
+# 4. exports Sources/Focal/Models/page-detector.onnx (export.py, which prints its sha256).
 # The result differs from the committed file in its last bits (PyTorch's CPU kernels are not
 # bit-reproducible across machines); MODEL_CARD.md has the figures of the committed one.
 set -euo pipefail
@@ -42,4 +42,4 @@ if [[ ! -f "$work/scenes-2/images.npy" ]]; then
     "$py" generate.py --out "$work/scenes-2" --count 12000 --seed 2 --extra 0.4
 fi
 "$py" train.py --data "$work/scenes-2" --init "$start" --out "$work/page-detector.pt" --epochs 3 --lr 1e-3 --minutes 30 --any-orientation
-"$py" export.py "$work/page-detector.pt" "$root/Models/page-detector.onnx"
+"$py" export.py "$work/page-detector.pt" "$root/Sources/Focal/Models/page-detector.onnx"

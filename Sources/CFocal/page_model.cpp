@@ -1,4 +1,4 @@
-// The learned page detector (Models/page-detector.onnx, recipe in Models/page-detector/) run by
+// The learned page detector (Sources/Focal/Models/page-detector.onnx, recipe in Models/page-detector/) run by
 // OpenCV's dnn module. It turns an image into two probability maps; quads.cpp makes quads of them.
 #include "internal.hpp"
 #include "onnx.hpp"

@@ -9,7 +9,7 @@
 //      polarity (the page brighter, or darker, than what surrounds it), weakest side weighted most;
 //   3. the winners are refined at full resolution: edge points found along each side's normal
 //      with sub-pixel peaks, a robust line fitted per side, corners at the lines' intersections.
-// With the page network (Models/page-detector.onnx) its regions and outline give candidates too,
+// With the page network (Sources/Focal/Models/page-detector.onnx) its regions and outline give candidates too,
 // and it scores every candidate. QuadSearch, at the end of the file, runs these as named stages.
 #include "internal.hpp"
 

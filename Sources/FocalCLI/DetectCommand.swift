@@ -28,10 +28,10 @@ struct DetectCommand: ParsableCommand {
             subFeatures. Documents are found first and each page is searched flattened, so lines \
             follow the page's perspective; --text-on-frame searches the frame as it is instead. \
             --accuracy low is the classical engine (fast enough for every frame of a video); high \
-            runs PP-OCRv4's DB network (Models/ppocr-v4-det.onnx) at --text-input-size.
+            runs PP-OCRv4's DB network (ppocr-v4-det.onnx, a resource of the library) at --text-input-size.
 
             DOCUMENTS
-              Rectangles are documents found by Focal's page detector (Models/page-detector.onnx, \
+              Rectangles are documents found by Focal's page detector (page-detector.onnx, \
             a small network trained on rendered scenes; see Models/page-detector/MODEL_CARD.md), \
             their corners placed on the image's edges. --no-page-model finds any bright rectangle \
             from edges alone, as earlier versions did.
@@ -67,7 +67,7 @@ struct DetectCommand: ParsableCommand {
     @Flag(
         name: .customLong("no-page-model"),
         help: ArgumentHelp(
-            "Find rectangles from edges and outlines alone, without the learned page detector (Models/page-detector.onnx): any bright rectangle, not only documents."
+            "Find rectangles from edges and outlines alone, without the learned page detector (page-detector.onnx): any bright rectangle, not only documents."
         ))
     var noPageModel = false
 

@@ -61,7 +61,7 @@ public struct ServiceConfiguration: Sendable {
         scanStore = try DirectoryScanStore(folder: folder, lifetime: lifetime, maximumBytes: maximumBytes)
     }
     /// The text model (PP-OCRv4's DB network), or nil to search where ``Detector`` does
-    /// (`$FOCAL_MODELS`, a `Models` folder beside or above the executable, `/usr/local/share`).
+    /// (`$FOCAL_MODELS`, then the models Focal ships as resources of the library).
     /// Checked at start-up: if it is missing, text detection is unavailable and health is 503.
     public var textModelPath: String? = nil
     /// When set, every `/v1` request but health needs `Authorization: Bearer <key>` with one of

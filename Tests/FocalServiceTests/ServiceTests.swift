@@ -139,6 +139,7 @@ enum Scenes {
         let live = try await LiveServer()
         let health = try await live.request("GET", "/v1/health")
         #expect(health.status == 200 && health.json["status"] as? String == "ok" && health.json["workers"] as? Int == 2)
+        #expect(health.json["version"] as? String == FocalVersion.string)
         _ = try await live.request("POST", "/v1/detect", body: Data("x".utf8), contentType: "text/plain")
         let metrics = try await live.request("GET", "/metrics")
         let text = String(decoding: metrics.body, as: UTF8.self)

@@ -232,7 +232,7 @@ cfocal_status cfocal_rectify_quad(const cfocal_image *src, const double quad[8],
 /* ---- quadrilaterals (documents, rectangles) --------------------------------------------- */
 /* In C++ because every stage is an OpenCV primitive (Canny, contours, Sobel, line fitting). */
 
-/* The learned page detector (Models/page-detector.onnx). Not thread-safe: one caller at a time per
+/* The learned page detector (Sources/Focal/Models/page-detector.onnx). Not thread-safe: one caller at a time per
  * model, and one input size per model (the input's shorter side; the model holds a network for each
  * shape it is given, as OpenCV 4.6 fixes a network's layers' sizes at its first run). */
 typedef struct cfocal_page_model cfocal_page_model;

@@ -59,8 +59,8 @@ public struct DetectorOptions: Sendable, Equatable {
     public var tracking: Bool = false
 
     /// Rectangle detectors find documents with Focal's learned page detector
-    /// (`Models/page-detector.onnx`): a small network proposes each page, also where a hand, a
-    /// cable or a pale desk hides its edges, and ignores things that only look like pages (screens,
+    /// (`page-detector.onnx`, a resource of the library): a small network proposes each page, also
+    /// where a hand, a cable or a pale desk hides its edges, and ignores things that only look like pages (screens,
     /// windows, boxes); the image's edges then place its corners. The confidence is then the
     /// network's. Turn it off to find any bright rectangle from edges and outlines alone, as Focal did
     /// before (``minimumInteriorBrightness`` and ``maximumInteriorSaturation`` apply only then).
@@ -68,7 +68,7 @@ public struct DetectorOptions: Sendable, Equatable {
     public var usesPageModel: Bool = true
 
     /// The page model's file; nil looks for `page-detector.onnx` where the text model is looked for
-    /// (`$FOCAL_MODELS`, a `Models` folder beside or above the executable, `share/focal/models`).
+    /// (`$FOCAL_MODELS`, then the models Focal ships as resources of the library).
     public var pageModelPath: String? = nil
 
     /// Settings for text detectors only.

@@ -6,25 +6,26 @@ import CFocal
     import Darwin
 #endif
 
-/// Where Focal's model files are found: `$FOCAL_MODELS`, a `Models` folder beside the executable
-/// or up to five folders above it (so builds inside a checkout find the repository's), an install
-/// prefix's `share/focal/models`, then `/usr/local/share/focal/models` and `/usr/share/focal/models`.
+/// Where Focal's model files are found: `$FOCAL_MODELS`, then the library's resource bundle
+/// (`Focal_Focal.resources`, which SwiftPM copies beside every program built with Focal, so a
+/// package that depends on Focal finds the models from any working directory), then an install
+/// prefix's `share/focal/models`, `/usr/local/share/focal/models` and `/usr/share/focal/models`.
 enum ModelFile {
+    /// The folder SwiftPM names for the Focal target's resources. `Bundle.module` looks for it
+    /// beside the program first, but stops the program when it is absent (an installed `focal`
+    /// copied without it), so Focal looks there itself and goes on to the other folders.
+    static let resourceBundleName = "Focal_Focal.resources"
+
     /// Where `fileName` is expected, in search order.
     static func candidates(_ fileName: String) -> [String] {
         var folders: [String] = []
         if let fromEnvironment = getenv("FOCAL_MODELS"), fromEnvironment.pointee != 0 {
             folders.append(String(cString: fromEnvironment))
         }
-        // A build inside a checkout (.build/<triple>/release/focal) finds the repository's Models;
-        // an installed one (PREFIX/bin/focal, see scripts/build-release.sh) PREFIX/share/focal/models.
-        if var folder = executableFolder() {
+        // An installed one (PREFIX/bin/focal, see scripts/build-release.sh) has PREFIX/share/focal/models.
+        if let folder = executableFolder() {
+            folders.append(folder + "/" + resourceBundleName)
             folders.append(FileAccess.folderOf(folder) + "/share/focal/models")
-            for _ in 0..<6 {
-                folders.append(folder + "/Models")
-                folder = FileAccess.folderOf(folder)
-                if folder == "/" { break }
-            }
         }
         folders += ["/usr/local/share/focal/models", "/usr/share/focal/models"]
         return folders.map { $0 + "/" + fileName }
@@ -54,7 +55,7 @@ enum ModelFile {
         guard FileAccess.exists(path) else {
             throw FocalError(
                 .modelMissing, operation: "load the \(what)", path: path,
-                reason: "the file is missing; it ships in the repository's Models folder (see Models/README.md)")
+                reason: "the file is missing; Focal ships it as a resource of the library (Sources/Focal/Models)")
         }
         var handle: OpaquePointer?
         try check(opener(path, &handle), "load the \(what)", path: path)

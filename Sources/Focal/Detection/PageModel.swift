@@ -1,6 +1,6 @@
 import CFocal
 
-/// Focal's learned page detector (`Models/page-detector.onnx`), loaded on first use. OpenCV's
+/// Focal's learned page detector (`page-detector.onnx`), loaded on first use. OpenCV's
 /// network is not safe to share between threads while it runs, so each ``Detector`` borrows one
 /// from a process-wide pool and returns it when it is freed: services that make a detector per
 /// request do not parse the model each time.

@@ -70,8 +70,8 @@ public struct TextDetectionOptions: Sendable, Equatable {
     public var modelInputSize: ModelInputSize = .standard
 
     /// The DB text model (`ppocr-v4-det.onnx`) for `accuracy: .high`; nil searches, in order,
-    /// `$FOCAL_MODELS`, a `Models` folder beside or above the executable, `/usr/local/share/focal/models`
-    /// and `/usr/share/focal/models`.
+    /// `$FOCAL_MODELS`, the models Focal ships as resources of the library, then
+    /// `share/focal/models` under the program's prefix, `/usr/local` and `/usr`.
     public var modelPath: String? = nil
 
     public init(
