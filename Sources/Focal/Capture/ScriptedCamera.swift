@@ -27,12 +27,15 @@ public final class ScriptedCamera: CameraDevice, @unchecked Sendable {
     private let state = Mutex(State())
 
     /// - Parameters:
+    ///   - path: the device path the camera reports, as a V4L2 camera's `/dev/videoN`.
+    ///   - name: the name the camera reports.
     ///   - formats: what the camera offers; a request for another size gets the nearest offered one
     ///     (as drivers do), a request for another pixel format fails.
     ///   - frameInterval: seconds between frames (1/30 for a 30 fps camera); 0 delivers at once.
     ///   - disconnectAfter: the camera goes away after delivering this many frames.
     ///   - startFailure: thrown by `startStreaming` (a busy device, say).
     ///   - exposureRange: the manual exposure range, or nil for a camera without exposure control.
+    ///   - render: draws each frame the camera delivers.
     public init(
         path: String = "/dev/scripted0", name: String = "Scripted camera", formats: [CameraFormat], frameInterval: Double = 0,
         disconnectAfter: Int? = nil, startFailure: FocalError? = nil, exposureRange: ClosedRange<Int>? = nil,

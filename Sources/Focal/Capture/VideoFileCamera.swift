@@ -17,7 +17,9 @@ public final class VideoFileCamera: CameraDevice, @unchecked Sendable {
     }
     private let state: Mutex<State>
 
-    /// - Parameter realTime: deliver at the video's frame rate (true), or as fast as frames decode.
+    /// - Parameters:
+    ///   - path: the video file that stands in for the camera.
+    ///   - realTime: deliver at the video's frame rate (true), or as fast as frames decode.
     public init(path: String, realTime: Bool = true) throws(FocalError) {
         let reader = try VideoReader(path: path, pixelFormat: .bgr8)
         self.path = path

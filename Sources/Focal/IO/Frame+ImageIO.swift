@@ -4,8 +4,10 @@ extension Frame {
     /// Reads an image file in any ``ImageFormat``: JPEG, PNG, TIFF, WebP, BMP, Netpbm, JPEG 2000,
     /// OpenEXR, Radiance HDR or Sun raster.
     ///
-    /// - Parameter orientation: `.apply` (the default) turns photos upright as their EXIF
-    ///   orientation says; `.preserve` keeps the stored pixels and reports the tag in ``orientation``.
+    /// - Parameters:
+    ///   - path: the image file.
+    ///   - orientation: `.apply` (the default) turns photos upright as their EXIF
+    ///     orientation says; `.preserve` keeps the stored pixels and reports the tag in ``orientation``.
     /// - Throws: ``FocalError`` naming the path: `.fileNotFound`, `.permissionDenied`, `.notAFile`,
     ///   `.emptyInput` for a zero-byte file, `.decodeFailed` for bytes that are not an image.
     public init(contentsOf path: String, orientation: OrientationHandling = .apply) throws(FocalError) {

@@ -30,6 +30,7 @@ public final class VideoReader {
     /// Opens a video file.
     ///
     /// - Parameters:
+    ///   - path: the video file.
     ///   - pixelFormat: the format of the frames ``read()`` returns.
     ///   - threads: decoder threads; 0 uses one per core.
     /// - Throws: ``FocalError``: `.fileNotFound`, `.notAFile`, `.emptyInput` (no video stream),
@@ -53,11 +54,14 @@ public final class VideoReader {
     /// nothing but `bytes`, and only the listed containers may read them.
     ///
     /// - Parameters:
+    ///   - bytes: the whole file, as uploaded.
     ///   - name: stands for the path in errors and in ``path``; use the upload's name, never a
     ///     server path.
     ///   - containers: the containers accepted. Default: MP4/MOV, Matroska/WebM and AVI.
     ///   - maximumPixels: the largest frame any decoder may allocate, probing included; nil for no
     ///     limit beyond libav's own.
+    ///   - pixelFormat: the format of the frames ``read()`` returns.
+    ///   - threads: decoder threads; 0 uses one per core.
     /// - Throws: ``FocalError``: `.emptyInput` (no bytes, or no video stream), `.decodeFailed`
     ///   (damaged, or not a video), `.unsupportedFormat` (a container outside `containers`, or a
     ///   codec without a decoder).

@@ -53,8 +53,9 @@ public final class DocumentScanner {
     private var frameIndex = 0
 
     /// - Parameters:
-    ///   - detector: rectangle options; tracking is switched on. Default: up to two documents.
+    ///   - options: rectangle options; tracking is switched on. Default: up to two documents.
     ///   - sharpness: how frames are compared; the default resists sensor noise and compression.
+    ///   - maximumMissedFrames: see ``maximumMissedFrames``.
     public init(
         detector options: DetectorOptions = DetectorOptions(maximumFeatureCount: 2),
         sharpness: SharpnessOptions = .noiseResistant,
