@@ -12,9 +12,11 @@ demo: deps
 	.build/release/focal overlay $(SAMPLE) -o $(OUTPUT)
 	@echo "The annotated video is at $(OUTPUT)"
 
-## Install what is missing and run the whole test suite.
+## Install what is missing and run the whole test suite; then check that the library's rooms
+## depend on each other one way only (scripts/rooms-check.py).
 test: deps
 	$(SWIFT) test
+	scripts/rooms-check.py
 
 deps:
 	@scripts/install-deps.sh

@@ -47,14 +47,13 @@ struct CaptureCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Capture a burst of n frames and rank them by sharpness.", valueName: "n"))
     var burst: Int?
 
-    @Option(help: ArgumentHelp("Comma-separated manual exposures (100 µs units) for a bracketed burst.", valueName: "values"))
-    var bracket: String?
-
     @Option(
-        name: .customLong("filter"),
-        help: ArgumentHelp(
-            "Filter for the processed JPEG: pixellate[=n], grayscale or document-enhance; repeatable.", valueName: "filter"))
-    var filters: [String] = []
+        help: ArgumentHelp("Comma-separated manual exposures (100 µs units) for a bracketed burst.", valueName: "values"),
+        transform: CaptureCommand.parseExposures)
+    var bracket: [Int]?
+
+    /// For the processed JPEG.
+    @OptionGroup var filtering: FiltersOption
 
     @Option(parsing: .unconditional, help: ArgumentHelp("JPEG quality of the processed file, 0…1.", valueName: "q"))
     var quality: Double = 0.8
@@ -62,8 +61,8 @@ struct CaptureCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Folder for the pairs and manifest.json (created if missing).", valueName: "dir"))
     var out: String = "captures"
 
-    @Option(help: ArgumentHelp("Write the burst ranking as JSON to this file, or - for standard output.", valueName: "path"))
-    var json: String?
+    @OptionGroup var jsonOutput: JSONOutputOption
+    private var json: String? { jsonOutput.json }
 
     enum PresetArgument: String, ExpressibleByArgument, CaseIterable {
         case vga, hd720, hd1080, uhd = "4k"
@@ -84,16 +83,11 @@ struct CaptureCommand: ParsableCommand {
         guard shots >= 1 else { throw ValidationError("--shots must be 1 or more") }
         if let burst { guard burst >= 1 else { throw ValidationError("--burst must be 1 or more") } }
         if bracket != nil, burst == nil { throw ValidationError("--bracket goes with --burst") }
-        _ = try exposures()
         guard (0...1).contains(quality) else { throw ValidationError("--quality must be between 0 and 1") }
-        for filter in filters where FrameFilter(argument: filter) == nil {
-            throw ValidationError("unknown filter '\(filter)': use pixellate[=n], grayscale or document-enhance")
-        }
     }
 
-    func exposures() throws -> [Int]? {
-        guard let bracket else { return nil }
-        let values = bracket.split(separator: ",").map { Int($0.filter { !$0.isWhitespace }) }
+    static func parseExposures(_ text: String) throws -> [Int] {
+        let values = text.split(separator: ",").map { Int($0.filter { !$0.isWhitespace }) }
         guard !values.isEmpty, values.allSatisfy({ $0 != nil && $0! > 0 }) else {
             throw ValidationError("--bracket takes positive whole numbers separated by commas, such as 50,200,800")
         }
@@ -111,7 +105,7 @@ struct CaptureCommand: ParsableCommand {
     func run() throws {
         do {
             let camera: any CameraDevice = try video.map { try VideoFileCamera(path: $0) } ?? V4L2Camera(path: device ?? "")
-            let pipeline = FramePipeline(filters: filters.compactMap(FrameFilter.init(argument:)))
+            let pipeline = FramePipeline(filters: filtering.filters)
             let source = try CameraSource(
                 device: camera, preset: preset.preset, pixelFormat: format.map(CameraPixelFormat.init), pipeline: pipeline)
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
@@ -120,7 +114,7 @@ struct CaptureCommand: ParsableCommand {
             defer { source.stop() }
             printError("capturing from \(camera.path) (\(camera.name)), \(source.format)")
             if let burst {
-                let shots = try source.captureBurst(count: burst, exposures: try exposures())
+                let shots = try source.captureBurst(count: burst, exposures: bracket)
                 var ranking: [RankedShot] = []
                 for (rank, shot) in shots.enumerated() {
                     let entry = try store.save(raw: shot.buffer, processed: shot.frame, quality: quality)

@@ -41,16 +41,14 @@ struct DetectCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The image or video to read.", valueName: "input"))
     var input: String
 
-    @Option(help: ArgumentHelp("Comma-separated feature types: rectangle, text, face, qr.", valueName: "types"))
-    var types: String = "rectangle"
+    @OptionGroup var detection: FeatureTypesOption
 
     @Option(
         name: .customLong("max-features"), parsing: .unconditional,
         help: ArgumentHelp("At most this many features of each type per frame (text lines are not limited).", valueName: "n"))
     var maxFeatures: Int = 1
 
-    @Option(help: ArgumentHelp("low (fast, for live video) or high.", valueName: "accuracy"))
-    var accuracy: DetectorOptions.Accuracy = .high
+    @OptionGroup var accuracyOption: AccuracyOption
 
     @Option(
         name: .customLong("min-confidence"), parsing: .unconditional,
@@ -91,28 +89,27 @@ struct DetectCommand: ParsableCommand {
     @Flag(name: .customLong("text-on-frame"), help: "Search for text on the whole frame, not on the documents in it.")
     var textOnFrame = false
 
-    @Option(help: ArgumentHelp("Write JSON to this file, or - for standard output.", valueName: "path"))
-    var json: String?
+    @OptionGroup var jsonOutput: JSONOutputOption
 
     func validate() throws {
         guard maxFeatures >= 1 else { throw ValidationError("--max-features must be 1 or more") }
         guard (0...1).contains(minConfidence) else { throw ValidationError("--min-confidence must be between 0 and 1") }
         guard (0...1).contains(minBrightness) else { throw ValidationError("--min-brightness must be between 0 and 1") }
-        _ = try featureTypes()
+        guard !detection.types.isEmpty else {
+            throw ValidationError("--types none detects nothing; name rectangle, text, face or qr")
+        }
     }
-
-    func featureTypes() throws -> [FeatureType] { try parseFeatureTypes(types) }
 
     func run() throws {
         let report: DetectionReport
         LibraryDiagnostics.reading(input)
         do {
-            report = try detect(types: try featureTypes())
-        } catch let error as FocalError {
+            report = try detect(types: detection.types)
+        } catch {
             printError("\(error)")
             throw ExitCode(1)
         }
-        if let json {
+        if let json = jsonOutput.json {
             do {
                 try OutputFile.writeJSON(report, to: json)
             } catch {
@@ -127,7 +124,7 @@ struct DetectCommand: ParsableCommand {
     private func detect(types: [FeatureType]) throws(FocalError) -> DetectionReport {
         let isVideo = ImageFormat(path: input) == nil
         var options = DetectorOptions(
-            accuracy: accuracy, maximumFeatureCount: maxFeatures, minimumConfidence: minConfidence,
+            accuracy: accuracyOption.accuracy, maximumFeatureCount: maxFeatures, minimumConfidence: minConfidence,
             minimumInteriorBrightness: minBrightness)
         options.tracking = isVideo
         options.usesPageModel = !noPageModel

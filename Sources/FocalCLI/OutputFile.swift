@@ -62,11 +62,3 @@ struct OutputFolderError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// `--types`, read as ``FeatureType/list(_:allowsNone:)`` reads every list of types.
-func parseFeatureTypes(_ list: String, allowsNone: Bool = false) throws -> [FeatureType] {
-    do {
-        return try FeatureType.list(list, allowsNone: allowsNone)
-    } catch {
-        throw ValidationError("--types: \(error.reason)")
-    }
-}

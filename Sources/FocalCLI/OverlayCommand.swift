@@ -38,23 +38,15 @@ struct OverlayCommand: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write the result.", valueName: "path"))
     var output: String
 
-    @Option(
-        help: ArgumentHelp(
-            "Comma-separated feature types: rectangle, text, face, qr, or none (text at --accuracy high takes about 0.6 s a frame).",
-            valueName: "types"))
-    var types: String = "rectangle"
-
-    @Option(help: ArgumentHelp("low (fast) or high.", valueName: "accuracy"))
-    var accuracy: DetectorOptions.Accuracy = .high
+    @OptionGroup var detection: FeatureTypesOption
+    @OptionGroup var accuracyOption: AccuracyOption
+    /// Applied before drawing; detection sees the original.
+    @OptionGroup var filtering: FiltersOption
 
     @Option(
-        name: .customLong("filter"),
-        help: ArgumentHelp(
-            "A filter before drawing: grayscale, pixellate[=BLOCK], document-enhance. Repeatable.", valueName: "filter"))
-    var filters: [String] = []
-
-    @Option(help: ArgumentHelp("Fit frames into WIDTHxHEIGHT, keeping their proportions (letterbox).", valueName: "WxH"))
-    var size: String?
+        help: ArgumentHelp("Fit frames into WIDTHxHEIGHT, keeping their proportions (letterbox).", valueName: "WxH"),
+        transform: OverlayCommand.parseSize)
+    var size: (width: Int, height: Int)?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Frame rate for image sequences.", valueName: "fps"))
     var fps: Double = 30
@@ -65,10 +57,11 @@ struct OverlayCommand: ParsableCommand {
     var markSharpest = false
 
     @Option(help: ArgumentHelp("Overlay style: default, outline (no fill) or bold.", valueName: "style"))
-    var style: String = "default"
+    var style: OverlayStyleName = .default
 
-    @Option(help: ArgumentHelp("Document outline colour as hex RRGGBB.", valueName: "hex"))
-    var color: String?
+    @Option(
+        help: ArgumentHelp("Document outline colour as hex RRGGBB.", valueName: "hex"), transform: OverlayCommand.parseColor)
+    var color: Color?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Opacity of the fill inside features, 0…1.", valueName: "opacity"))
     var opacity: Double?
@@ -104,8 +97,8 @@ struct OverlayCommand: ParsableCommand {
     @Flag(name: .customLong("low-memory"), help: .hidden)
     var lowMemory = false
 
-    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
-    var quiet = false
+    @OptionGroup var quietOption: QuietOption
+    private var quiet: Bool { quietOption.quiet }
 
     func validate() throws {
         guard (inputArgument == nil) != (camera == nil) else {
@@ -113,61 +106,41 @@ struct OverlayCommand: ParsableCommand {
         }
         if camera != nil, markSharpest { throw ValidationError("--mark-sharpest needs a file: it reads the input twice") }
         if let frames { guard frames >= 1 else { throw ValidationError("--frames must be 1 or more") } }
-        _ = try featureTypes()
-        _ = try frameFilters()
-        _ = try outputSize()
-        _ = try renderStyle()
+        if let opacity { guard (0...1).contains(opacity) else { throw ValidationError("--opacity must be between 0 and 1") } }
         guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be a number of frames per second, 0 < fps ≤ 1000") }
         guard (0...51).contains(quality) else {
             throw ValidationError("--quality is a constant rate factor from 0 (best) to 51 (smallest); the default is 23")
         }
     }
 
-    func featureTypes() throws -> [FeatureType] {
-        try parseFeatureTypes(types, allowsNone: true)
-    }
-
-    func frameFilters() throws -> [FrameFilter] {
-        try filters.map { text in
-            guard let filter = FrameFilter(argument: text) else {
-                throw ValidationError("unknown filter '\(text)'; use grayscale, pixellate[=BLOCK] or document-enhance")
-            }
-            return filter
-        }
-    }
-
-    func outputSize() throws -> (width: Int, height: Int)? {
-        guard let size else { return nil }
-        let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
+    static func parseSize(_ text: String) throws -> (width: Int, height: Int) {
+        let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
         guard parts.count == 2, parts[0] >= 16, parts[1] >= 16, parts[0] <= 8192, parts[1] <= 8192 else {
-            throw ValidationError("--size takes WIDTHxHEIGHT, such as 1280x720")
+            throw ValidationError("--size takes WIDTHxHEIGHT from 16x16 to 8192x8192, such as 1280x720")
         }
         return (parts[0] & ~1, parts[1] & ~1)
     }
 
-    func renderStyle() throws -> OverlayRenderer.Style {
+    static func parseColor(_ text: String) throws -> Color {
+        let digits = text.hasPrefix("#") ? String(text.dropFirst()) : text
+        guard digits.count == 6, let value = UInt32(digits, radix: 16) else {
+            throw ValidationError("--color takes six hex digits, such as 33cc66")
+        }
+        return Color(red: Double(value >> 16 & 0xFF) / 255, green: Double(value >> 8 & 0xFF) / 255, blue: Double(value & 0xFF) / 255)
+    }
+
+    /// The overlay's look from --style, --color and --opacity.
+    var renderStyle: OverlayRenderer.Style {
         var result = OverlayRenderer.Style()
         switch style {
-        case "default": break
-        case "outline": result.fillOpacity = 0
-        case "bold":
+        case .default: break
+        case .outline: result.fillOpacity = 0
+        case .bold:
             result.lineWidth = 5
             result.cornerRadius = 9
-        default: throw ValidationError("unknown style '\(style)'; use default, outline or bold")
         }
-        if let color {
-            guard let value = UInt32(color.hasPrefix("#") ? String(color.dropFirst()) : color, radix: 16),
-                color.filter({ $0 != "#" }).count == 6
-            else {
-                throw ValidationError("--color takes six hex digits, such as 33cc66")
-            }
-            result.rectangleColor = Color(
-                red: Double(value >> 16 & 0xFF) / 255, green: Double(value >> 8 & 0xFF) / 255, blue: Double(value & 0xFF) / 255)
-        }
-        if let opacity {
-            guard (0...1).contains(opacity) else { throw ValidationError("--opacity must be between 0 and 1") }
-            result.fillOpacity = opacity
-        }
+        if let color { result.rectangleColor = color }
+        if let opacity { result.fillOpacity = opacity }
         return result
     }
 
@@ -175,11 +148,11 @@ struct OverlayCommand: ParsableCommand {
         Interrupt.install()
         if camera == nil { LibraryDiagnostics.reading(input) }
         var options = OverlayVideoRender.Options()
-        options.types = try featureTypes()
-        options.detector = DetectorOptions(accuracy: accuracy, maximumFeatureCount: 4)
-        options.filters = try frameFilters()
-        options.outputSize = try outputSize()
-        options.style = try renderStyle()
+        options.types = detection.types
+        options.detector = DetectorOptions(accuracy: accuracyOption.accuracy, maximumFeatureCount: 4)
+        options.filters = filtering.filters
+        options.outputSize = size
+        options.style = renderStyle
         options.writer = compact ? .compact : .lowMemory
         options.writer.codec = codec
         options.writer.preset = preset
@@ -207,29 +180,20 @@ struct OverlayCommand: ParsableCommand {
         }
     }
 
+    /// A single image goes through the same per-frame step as every frame of a video.
     private func overlayImage(_ options: OverlayVideoRender.Options) throws(FocalError) {
-        // Ctrl-C is honoured between stages (a detector runs for up to a few seconds on a large
-        // photo) and always before the output is written.
-        func stopIfInterrupted() throws(FocalError) {
-            if Interrupt.requested { throw FocalError(.interrupted, operation: "draw the overlay", path: input, reason: "interrupted") }
+        let photo = try Frame(contentsOf: input).oriented()
+        let renderer = try OverlayFrameRenderer(options: options, isSingleImage: true)
+        var featureCount = 0
+        renderer.onDrawn = { featureCount = $1.count }
+        let drawn = try renderer.add(photo) + renderer.finish()
+        // Ctrl-C during detection (up to a few seconds on a large photo) still writes nothing.
+        if Interrupt.requested { throw FocalError(.interrupted, operation: "draw the overlay", path: input, reason: "interrupted") }
+        guard let frame = drawn.first else {
+            throw FocalError(.internal, operation: "draw the overlay", path: input, reason: "no frame was drawn")
         }
-        var frame = try Frame(contentsOf: input).oriented()
-        var features: [any Feature] = []
-        for type in options.types {
-            try stopIfInterrupted()
-            features += try Detector(type: type, options: options.detector).features(in: frame)
-        }
-        try stopIfInterrupted()
-        let original = frame
-        for filter in options.filters { try filter.apply(to: &frame) }
-        try OverlayRenderer(style: options.style).draw(features, on: &frame)
-        if options.showsInfo {
-            try frame.label("sharpness " + decimal(try Sharpness.measure(original).variance, places: 1), at: Point(x: 12, y: 12))
-        }
-        if let size = options.outputSize { frame = try frame.letterboxed(width: size.width, height: size.height) }
-        try stopIfInterrupted()
         try frame.write(to: output)
-        if !quiet { print("wrote \(output) (\(frame.width)x\(frame.height), \(features.count) feature(s))") }
+        if !quiet { print("wrote \(output) (\(frame.width)x\(frame.height), \(featureCount) feature(s))") }
     }
 
     private func overlayStream(_ options: OverlayVideoRender.Options) throws(FocalError) {
@@ -357,6 +321,11 @@ final class ProgressMeter {
     private func write(_ fd: Int32, _ text: String) {
         _ = text.withCString { Glibc.write(fd, $0, strlen($0)) }
     }
+}
+
+/// --style's names.
+enum OverlayStyleName: String, ExpressibleByArgument, CaseIterable {
+    case `default`, outline, bold
 }
 
 extension VideoCodec: ExpressibleByArgument {}

@@ -57,14 +57,13 @@ struct ScanCommand: ParsableCommand {
         help: ArgumentHelp("Documents to look for in each frame.", valueName: "n"))
     var maxDocuments: Int = 2
 
-    @Option(help: ArgumentHelp("low (fast) or high.", valueName: "accuracy"))
-    var accuracy: DetectorOptions.Accuracy = .high
+    @OptionGroup var accuracyOption: AccuracyOption
 
     @Option(help: ArgumentHelp("none, color, gray or bw: shading and shadows removed, the paper whitened.", valueName: "mode"))
     var enhance: ScanEnhancement = .none
 
-    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
-    var quiet = false
+    @OptionGroup var quietOption: QuietOption
+    private var quiet: Bool { quietOption.quiet }
 
     func validate() throws {
         guard out != nil || pdf != nil else {
@@ -75,30 +74,11 @@ struct ScanCommand: ParsableCommand {
         guard maxDocuments >= 1 else { throw ValidationError("--max-documents must be 1 or more") }
     }
 
-    struct Entry: Encodable {
-        var trackID: Int
-        var firstFrame: Int
-        var lastFrame: Int
-        var bestFrame: Int
-        var sharpness: Double
-        var corners: [Point]
-        var aspectRatio: Double
-        var scan: String
-        var scanWidth: Int
-        var scanHeight: Int
-        var bestFrameImage: String
-    }
-
-    struct Summary: Encodable {
-        var source: String
-        var documents: [Entry]
-    }
-
     func run() throws {
         // The input is read before anything is written, so that a failure leaves no empty folder.
-        let scans: [DocumentScan]
+        let scans: [DocumentScan], frames: Int
         LibraryDiagnostics.reading(input)
-        do { scans = try findDocuments() } catch {
+        do { (scans, frames) = try findDocuments() } catch {
             printError("\(error.about(input))")
             throw ExitCode(1)
         }
@@ -110,7 +90,7 @@ struct ScanCommand: ParsableCommand {
             printError("\(error.about(input))")
             throw ExitCode(1)
         }
-        if let out { try writeFolder(out, scans: scans, flats: flats, source: name) }
+        if let out { try writeFolder(out, scans: scans, flats: flats, report: ScanReport(source: name, frames: frames, documents: [])) }
         if let pdf {
             guard !flats.isEmpty else {
                 printError("no document found in \(input); \(pdf) was not written")
@@ -130,7 +110,7 @@ struct ScanCommand: ParsableCommand {
         }
     }
 
-    private func writeFolder(_ out: String, scans: [DocumentScan], flats: [Frame], source: String) throws {
+    private func writeFolder(_ out: String, scans: [DocumentScan], flats: [Frame], report: ScanReport) throws {
         let folderExisted = FileManager.default.fileExists(atPath: out)
         do {
             try OutputFolder.create(out)
@@ -139,9 +119,10 @@ struct ScanCommand: ParsableCommand {
             throw ExitCode(1)
         }
         do {
-            var entries: [Entry] = []
+            var report = report
+            let png = format.lowercased() == "png"
             for (number, (scan, flat)) in zip(scans, flats).enumerated() {
-                let scanName = "document-\(number + 1).\(format.lowercased() == "png" ? "png" : "jpg")"
+                let scanName = "document-\(number + 1).\(png ? "png" : "jpg")"
                 let bestName = "document-\(number + 1)-best.jpg"
                 try flat.write(to: out + "/" + scanName, quality: 0.92)
                 var best = try scan.frame.converted(to: .bgr8)
@@ -149,21 +130,20 @@ struct ScanCommand: ParsableCommand {
                     [RectangleFeature(quad: scan.quad, confidence: 1, trackingID: scan.trackingID)], on: &best,
                     notes: [0: "sharpness \(decimal(scan.sharpness.variance, places: 0))"])
                 try best.write(to: out + "/" + bestName, quality: 0.9)
-                entries.append(
-                    Entry(
-                        trackID: scan.trackingID, firstFrame: scan.firstFrame, lastFrame: scan.lastFrame,
-                        bestFrame: scan.bestFrame, sharpness: scan.sharpness.variance, corners: scan.quad.corners,
-                        aspectRatio: scan.quad.estimatedAspectRatio(imageWidth: scan.frame.width, imageHeight: scan.frame.height),
-                        scan: scanName,
-                        scanWidth: flat.width, scanHeight: flat.height, bestFrameImage: bestName))
+                report.documents.append(
+                    ScanReport.Document(
+                        scan,
+                        image: .init(
+                            width: flat.width, height: flat.height, contentType: png ? "image/png" : "image/jpeg", file: scanName),
+                        bestFrameImage: .init(width: best.width, height: best.height, contentType: "image/jpeg", file: bestName)))
                 if !quiet {
                     print(
                         "document \(number + 1): frames \(scan.firstFrame)–\(scan.lastFrame), sharpest \(scan.bestFrame) → \(out)/\(scanName) (\(flat.width)x\(flat.height))"
                     )
                 }
             }
-            try OutputFile.writeJSON(Summary(source: source, documents: entries), to: out + "/summary.json", pretty: true)
-            if !quiet && entries.isEmpty { print("no document found in \(input)") }
+            try OutputFile.writeJSON(report, to: out + "/summary.json", pretty: true)
+            if !quiet && report.documents.isEmpty { print("no document found in \(input)") }
         } catch let error as FocalError {
             printError("\(error)")
             if !folderExisted { _ = rmdir(out) }  // only if still empty
@@ -171,22 +151,21 @@ struct ScanCommand: ParsableCommand {
         }
     }
 
-    private func findDocuments() throws(FocalError) -> [DocumentScan] {
-        let options = DetectorOptions(accuracy: accuracy, maximumFeatureCount: maxDocuments)
+    /// The documents in the input and the frames read: a photo's as a photo's, a video's tracked
+    /// with each one's sharpest frame.
+    private func findDocuments() throws(FocalError) -> (scans: [DocumentScan], frames: Int) {
+        let options = DetectorOptions(accuracy: accuracyOption.accuracy, maximumFeatureCount: maxDocuments)
         if ImageFormat(path: input) != nil {
-            let frame = try Frame(contentsOf: input).oriented()
-            return try Detector(type: .rectangle, options: options).rectangles(in: frame).enumerated().map {
-                (index, feature) throws(FocalError) in
-                DocumentScan(
-                    trackingID: index + 1, firstFrame: 0, lastFrame: 0, bestFrame: 0,
-                    sharpness: try Sharpness.measure(frame, inside: feature.quad, options: .noiseResistant),
-                    quad: feature.quad, frame: frame)
-            }
+            return (try DocumentScanner.scans(inPhoto: try Frame(contentsOf: input).oriented(), detector: options), 1)
         }
         let scanner = try DocumentScanner(detector: options)
         let reader = try VideoReader(path: input)
         var scans: [DocumentScan] = []
-        while let frame = try reader.read() { scans += try scanner.process(frame).finished }
-        return (scans + scanner.finish()).sorted { $0.firstFrame < $1.firstFrame }
+        var frames = 0
+        while let frame = try reader.read() {
+            frames += 1
+            scans += try scanner.process(frame).finished
+        }
+        return ((scans + scanner.finish()).sorted(by: DocumentScan.firstSeenFirst), frames)
     }
 }

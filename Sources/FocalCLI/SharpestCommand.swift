@@ -36,8 +36,8 @@ struct SharpestCommand: ParsableCommand {
     @Flag(name: .customLong("noise-resistant"), help: "Pre-blur to ignore sensor noise and compression (for low light).")
     var noiseResistant = false
 
-    @Option(help: ArgumentHelp("Write the ranking as JSON to this file, or - for standard output.", valueName: "path"))
-    var json: String?
+    @OptionGroup var jsonOutput: JSONOutputOption
+    private var json: String? { jsonOutput.json }
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("give at least one photo to rank") }

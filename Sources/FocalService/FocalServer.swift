@@ -236,23 +236,22 @@ public struct FocalServer: Sendable {
                         headers: [.contentType: "application/pdf", .contentDisposition: "inline; filename=\"scan.pdf\""],
                         body: .init(byteBuffer: ByteBuffer(bytes: pdf)))
                 }
-                var (result, frames) = try await work { (deadline) throws(ServiceError) in
-                    try Processing.scan(uploads, limits: configuration, deadline: deadline) { (flat) throws(ServiceError) in
-                        let jpeg = try Processing.jpeg(
-                            of: flat, enhancement: enhancement, quality: 0.9, what: "enhancing and encoding a scan")
-                        return inline
-                            ? .init(width: flat.width, height: flat.height, base64: Data(jpeg).base64EncodedString())
-                            : .init(width: flat.width, height: flat.height, unstored: jpeg)
+                let (found, frames) = try await work { (deadline) throws(ServiceError) in
+                    try Processing.scan(uploads, enhancement: enhancement, quality: 0.9, limits: configuration, deadline: deadline)
+                }
+                var documents: [ScanReport.Document] = []
+                for document in found {
+                    var image = ScanReport.Image(width: document.width, height: document.height, contentType: "image/jpeg")
+                    if inline {
+                        image.base64 = Data(document.jpeg).base64EncodedString()
+                    } else {
+                        let start = MonotonicClock.now()
+                        image.url = "/v1/scans/" + (try await scans.keep(document.jpeg))
+                        metrics.scanStore("write", seconds: MonotonicClock.now() - start)
                     }
+                    documents.append(ScanReport.Document(document.scan, image: image))
                 }
-                for index in result.documents.indices {
-                    guard let jpeg = result.documents[index].scan.unstored else { continue }
-                    let start = MonotonicClock.now()
-                    let id = try await scans.keep(jpeg)
-                    metrics.scanStore("write", seconds: MonotonicClock.now() - start)
-                    result.documents[index].scan.url = "/v1/scans/" + id
-                    result.documents[index].scan.unstored = nil
-                }
+                let result = ScanReport(frames: frames, documents: documents)
                 metrics.framesProcessed(frames)
                 return Self.json(200, result)
             }

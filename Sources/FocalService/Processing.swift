@@ -6,31 +6,13 @@ import Focal
     import Foundation
 #endif
 
-/// The answer to `POST /v1/scan`.
-struct ScanResponse: Encodable, Sendable {
-    struct Document: Encodable, Sendable {
-        var trackID: Int
-        var firstFrame: Int
-        var lastFrame: Int
-        var bestFrame: Int
-        var sharpness: Double
-        /// The document's corners in the best frame: top-left, top-right, bottom-right, bottom-left.
-        var corners: [[Double]]
-        var scan: Scan
-    }
-    struct Scan: Encodable, Sendable {
-        var width: Int
-        var height: Int
-        var contentType = "image/jpeg"
-        var url: String?
-        var base64: String?
-        /// The JPEG still to be put in the scan store, which then gives the url.
-        var unstored: [UInt8]? = nil
-
-        enum CodingKeys: String, CodingKey { case width, height, contentType, url, base64 }
-    }
-    var frames: Int
-    var documents: [Document]
+/// A document of a scan request: its scan from the library, and its flattened page enhanced and
+/// encoded as JPEG.
+struct ScannedDocument: Sendable {
+    var scan: DocumentScan
+    var jpeg: [UInt8]
+    var width: Int
+    var height: Int
 }
 
 struct DetectRequest: Sendable {
@@ -101,20 +83,14 @@ enum Processing {
     static func scanPDF(
         _ uploads: [Upload], enhancement: ScanEnhancement, limits: ServiceConfiguration, deadline: WorkerPool.Deadline
     ) throws(ServiceError) -> (pdf: [UInt8], frames: Int) {
-        let (response, frames) = try scan(uploads, limits: limits, deadline: deadline) { (flat) throws(ServiceError) in
-            .init(
-                width: flat.width, height: flat.height,
-                unstored: try jpeg(of: flat, enhancement: enhancement, quality: pdfQuality, what: "enhancing and encoding a scan")
-            )
-        }
-        guard !response.documents.isEmpty else {
+        let (documents, frames) = try scan(
+            uploads, enhancement: enhancement, quality: pdfQuality, limits: limits, deadline: deadline)
+        guard !documents.isEmpty else {
             throw ServiceError(422, "no document was found in \(frames) frame(s), and a PDF cannot be empty")
         }
-        var document = ScanPDF(title: "Focal scan")
-        for found in response.documents {
-            document.append(jpeg: found.scan.unstored ?? [], width: found.scan.width, height: found.scan.height)
-        }
-        do { return (try document.data(), frames) } catch { throw ServiceError(internal: error, what: "writing the PDF") }
+        var pdf = ScanPDF(title: "Focal scan")
+        for found in documents { pdf.append(jpeg: found.jpeg, width: found.width, height: found.height) }
+        do { return (try pdf.data(), frames) } catch { throw ServiceError(internal: error, what: "writing the PDF") }
     }
 
     /// JPEG quality of the pages of a PDF answer.
@@ -182,13 +158,37 @@ enum Processing {
         }
     }
 
-    /// Documents through a burst of images or the frames of one video: tracked, each with its
-    /// sharpest frame, flattened.
+    /// Documents through one photo, a burst of images or the frames of one video: a photo's as
+    /// the library finds a photo's, a burst's and a video's tracked, each with its sharpest frame;
+    /// each flattened, enhanced and encoded at `quality`, in the order first seen.
     /// Stops between frames once the deadline has passed.
     static func scan(
-        _ uploads: [Upload], limits: ServiceConfiguration, deadline: WorkerPool.Deadline,
-        keep: (Frame) throws(ServiceError) -> ScanResponse.Scan
-    ) throws(ServiceError) -> (response: ScanResponse, frames: Int) {
+        _ uploads: [Upload], enhancement: ScanEnhancement, quality: Double, limits: ServiceConfiguration,
+        deadline: WorkerPool.Deadline
+    ) throws(ServiceError) -> (documents: [ScannedDocument], frames: Int) {
+        let (scans, frames) = try findDocuments(uploads, limits: limits, deadline: deadline)
+        var documents: [ScannedDocument] = []
+        for scan in scans.sorted(by: DocumentScan.firstSeenFirst) {
+            let flat: Frame
+            do { flat = try scan.flattened() } catch { throw ServiceError(processing: error, what: "flattening a document") }
+            let jpeg = try jpeg(of: flat, enhancement: enhancement, quality: quality, what: "enhancing and encoding a scan")
+            documents.append(ScannedDocument(scan: scan, jpeg: jpeg, width: flat.width, height: flat.height))
+        }
+        return (documents, frames)
+    }
+
+    /// The documents in the uploads, and the frames read.
+    private static func findDocuments(
+        _ uploads: [Upload], limits: ServiceConfiguration, deadline: WorkerPool.Deadline
+    ) throws(ServiceError) -> (scans: [DocumentScan], frames: Int) {
+        let isVideo = uploads.count == 1 && (uploads[0].isVideo || ImageHeader(bytes: uploads[0].bytes) == nil)
+        if uploads.count == 1, !isVideo {
+            let photo = try uploads[0].decodedImage(maximumPixels: limits.maximumImagePixels)
+            try checkpoint(deadline, limits)
+            do { return (try DocumentScanner.scans(inPhoto: photo), 1) } catch {
+                throw ServiceError(processing: error, what: "the image")
+            }
+        }
         let scanner: DocumentScanner
         do { scanner = try DocumentScanner() } catch { throw ServiceError(processing: error, what: "scanner") }
         var scans: [DocumentScan] = []
@@ -203,22 +203,12 @@ enum Processing {
                 throw ServiceError(processing: error, what: "frame \(count - 1)")
             }
         }
-        if uploads.count == 1, uploads[0].isVideo || ImageHeader(bytes: uploads[0].bytes) == nil {
+        if isVideo {
             try readVideo(uploads[0], limits: limits, each: process)
         } else {
             for upload in uploads { try process(try upload.decodedImage(maximumPixels: limits.maximumImagePixels)) }
         }
-        scans += scanner.finish()
-        var documents: [ScanResponse.Document] = []
-        for scan in scans.sorted(by: { $0.trackingID < $1.trackingID }) {
-            let flat: Frame
-            do { flat = try scan.flattened() } catch { throw ServiceError(processing: error, what: "flattening a document") }
-            documents.append(
-                .init(
-                    trackID: scan.trackingID, firstFrame: scan.firstFrame, lastFrame: scan.lastFrame, bestFrame: scan.bestFrame,
-                    sharpness: scan.sharpness.variance, corners: scan.quad.corners.map { [$0.x, $0.y] }, scan: try keep(flat)))
-        }
-        return (ScanResponse(frames: count, documents: documents), count)
+        return (scans + scanner.finish(), count)
     }
 }
 

@@ -9,25 +9,10 @@ import Testing
 /// `focal serve` as a subprocess: it prints the port it bound, answers, and stops cleanly on SIGINT.
 @Suite struct ServeCLITests {
     @Test func servesOnAFreePortAndStopsOnInterrupt() async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLIRun.binary)
-        process.arguments = ["serve", "--port", "0", "--workers", "1"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-        // The first line names the port.
-        var text = ""
-        let deadline = Date().addingTimeInterval(20)
-        while !text.contains("\n"), Date() < deadline {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        let port = try #require(text.split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) }, "\(text)")
-        #expect(text.contains("127.0.0.1"), "loopback by default: \(text)")
-        let (data, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/v1/health")!)
+        let server = try ServeProcess(["serve", "--port", "0", "--workers", "1"])
+        let process = server.process
+        #expect(server.firstLine.contains("127.0.0.1"), "loopback by default: \(server.firstLine)")
+        let (data, response) = try await URLSession.shared.data(from: URL(string: server.base + "/v1/health")!)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: data, as: UTF8.self).contains("\"status\":\"ok\""))
         process.interrupt()
@@ -45,18 +30,10 @@ import Testing
                 "line \(index) of a page", at: Point(x: 200, y: Double(100 + index * 90)), size: 40, color: .black, weight: 2)
         }
         let body = Data(try photo.encoded(as: .png))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLIRun.binary)
         // The drain delay leaves the probes below seconds to arrive, however loaded the machine.
-        process.arguments = ["serve", "--port", "0", "--workers", "1", "--drain-delay", "6", "--grace", "60"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-        let line = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
-        let port = try #require(line.split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) }, "\(line)")
-        let base = "http://127.0.0.1:\(port)"
+        let server = try ServeProcess(["serve", "--port", "0", "--workers", "1", "--drain-delay", "6", "--grace", "60"])
+        let process = server.process
+        let base = server.base
         func status(_ path: String) async -> Int? {
             guard let (_, response) = try? await URLSession.shared.data(from: URL(string: base + path)!) else { return nil }
             return (response as? HTTPURLResponse)?.statusCode

@@ -78,14 +78,15 @@ import Testing
         let start = Date()
         var answer = ""
         var closed = false
-        while Date().timeIntervalSince(start) < 10, !closed {
+        // Before, such a body was never cut off; the bound leaves room for a loaded machine.
+        while Date().timeIntervalSince(start) < 20, !closed {
             connection.send("x")
             let (text, ended) = await connection.answer(within: 0.3)
             answer += text
             closed = ended
         }
         #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer.prefix(200))")
-        #expect(Date().timeIntervalSince(start) < 8, "closed after \(Date().timeIntervalSince(start)) s")
+        #expect(Date().timeIntervalSince(start) < 15, "closed after \(Date().timeIntervalSince(start)) s")
         // A body that keeps up (20 KB/s against 1 KB/s asked) is read whole, however long it
         // takes past the first second: a noisy 160 x 160 PNG of about 77 KB, over about 4 s.
         var generator = SplitMix(seed: 35)
@@ -139,9 +140,10 @@ import Testing
             let start = Date()
             let connection = try RawConnection(port: live.port)
             connection.send("GET /v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            let text = await connection.answer(within: 5, until: "}").text
+            let text = await connection.answer(within: 10, until: "}").text
             #expect(text.hasPrefix("HTTP/1.1 200"), "\(text.prefix(100))")
-            #expect(Date().timeIntervalSince(start) < 4, "health took \(Date().timeIntervalSince(start)) s")
+            // Before, about 30 s; the bound leaves room for a machine running the other suites.
+            #expect(Date().timeIntervalSince(start) < 10, "health took \(Date().timeIntervalSince(start)) s")
             held.append(try RawConnection(port: live.port))  // another idle one each round
         }
         // The last connections are accepted before the server goes: one still being set up when

@@ -96,6 +96,33 @@ import Testing
         }
     }
 
+    /// A folder of unrelated photos rendered as a sequence: each photo's page is outlined where
+    /// its annotation puts it, as the single-image path outlines it. Each photo is a shot of one
+    /// frame; before shots, the steadier waited for three sightings and no photo got an outline.
+    @Test func aFolderOfPhotosRenderedAsASequenceOutlinesEachPage() throws {
+        let stills = try RealPhotoTests.stills()
+        let folder = TemporaryFolder()
+        for (number, still) in stills.enumerated() {
+            let photo = try Frame(contentsOf: RealPhotoTests.folder + "/" + still.file)
+            try photo.write(to: folder.file(String(format: "%02d.png", number)))
+        }
+        let sequence = try Self.drawnOutlines(
+            { () throws(FocalError) in try ImageSequenceReader(pattern: folder.path, framesPerSecond: 1) },
+            smoothing: .centered(radius: 3))
+        var outlined = 0
+        for (number, still) in stills.enumerated() {
+            let photo = try Frame(contentsOf: RealPhotoTests.folder + "/" + still.file)
+            let single = try OverlayFrameRenderer(options: OverlayVideoRender.Options(), isSingleImage: true)
+            var alone: [Quad] = []
+            single.onDrawn = { alone = $1.compactMap { ($0 as? RectangleFeature)?.quad } }
+            _ = try single.add(photo) + single.finish()
+            let drawn = sequence[number] ?? []
+            #expect(drawn.count == alone.count, "\(still.file): \(drawn.count) outlines in the sequence, \(alone.count) alone")
+            if let quad = drawn.first, quad.intersectionOverUnion(with: still.truth) >= 0.9 { outlined += 1 }
+        }
+        #expect(outlined >= stills.count - 1, "\(outlined) of \(stills.count) pages outlined at Jaccard 0.9 or more")
+    }
+
     @Test func aStillPagesOutlineStaysStill() throws {
         for smoothing in [OutlineSmoother.Mode.centered(radius: 3), .causal] {
             let outlines = try Self.drawnOutlines({ () throws(FocalError) in try! StillPage() }, smoothing: smoothing)

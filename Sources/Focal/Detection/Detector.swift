@@ -108,6 +108,16 @@ public final class Detector {
         return found
     }
 
+    /// Forgets the features followed so far, for a stream that cuts to an unrelated scene (an
+    /// edit in a video, the next photo of a series): the next frame gets a full search, and its
+    /// features new tracking IDs (never one given before).
+    public func resetTracking() {
+        tracker.endTracks()
+        previousQuads = []
+        lastQuadByTrack = [:]
+        framesSinceDiscovery = 0
+    }
+
     /// What the page network sees in frame: a gray image of its page probability (255 = surely
     /// page), the frame squeezed to the network's square input (160 at `.low`, 192 at `.high`).
     /// Nil for detectors without the page model. For looking at why a page was or was not found.

@@ -23,6 +23,11 @@ public struct DocumentScan: Sendable {
         self.frame = frame
     }
 
+    /// Orders scans as a reader meets them: by the frame each was first seen in, then by track.
+    public static func firstSeenFirst(_ a: DocumentScan, _ b: DocumentScan) -> Bool {
+        (a.firstFrame, a.trackingID) < (b.firstFrame, b.trackingID)
+    }
+
     /// The document perspective-corrected: at its true proportions (estimated from the camera
     /// geometry, see ``Quad/estimatedAspectRatio(imageWidth:imageHeight:focalLength:)``) and at the source's full
     /// resolution (no side of the page shrinks), in BGR (gray for gray sources).
@@ -66,6 +71,24 @@ public final class DocumentScanner {
         detector = try Detector(type: .rectangle, options: tracked)
         self.sharpness = sharpness
         self.maximumMissedFrames = maximumMissedFrames
+    }
+
+    /// The documents in one photo, as the scans of a stream of one frame, numbered from 1 in the
+    /// detector's order. They are found as ``Detector`` finds them in a still: without tracking, so
+    /// a page needs ``DetectorOptions/minimumConfidence`` rather than a new track's
+    /// ``DetectorOptions/acquisitionConfidence``.
+    public static func scans(
+        inPhoto frame: Frame, detector options: DetectorOptions = DetectorOptions(maximumFeatureCount: 2),
+        sharpness: SharpnessOptions = .noiseResistant
+    ) throws(FocalError) -> [DocumentScan] {
+        var still = options
+        still.tracking = false
+        return try Detector(type: .rectangle, options: still).rectangles(in: frame).enumerated().map {
+            (index, page) throws(FocalError) in
+            DocumentScan(
+                trackingID: index + 1, firstFrame: 0, lastFrame: 0, bestFrame: 0,
+                sharpness: try Sharpness.measure(frame, inside: page.quad, options: sharpness), quad: page.quad, frame: frame)
+        }
     }
 
     /// Detects documents in the next frame. Returns them (with tracking IDs) and the documents that

@@ -80,22 +80,46 @@ public struct OutlineSmoother: Sendable {
         }
     }
 
+    /// The frames of one shot: from a cut (or the stream's start) to the frame before the next
+    /// cut (or the stream's end). Outlines are fitted within their shot, and a shot shorter than
+    /// ``OutlineSmoother/minimumDetections`` frames (a lone photo among others) asks a track for a
+    /// detection on each of its frames instead.
+    public struct Shot: Sendable, Equatable {
+        /// The shot's first frame.
+        public var first: Int
+        /// The shot's last frame, or nil while it goes on.
+        public var last: Int?
+
+        /// The shot from frame `first` to frame `last` (nil: not ended yet).
+        public init(first: Int, last: Int?) {
+            self.first = first
+            self.last = last
+        }
+
+        /// A stream without cuts.
+        public static let whole = Shot(first: 0, last: nil)
+
+        func contains(_ frame: Int) -> Bool { frame >= first && last.map { frame <= $0 } ?? true }
+    }
+
     /// The outlines to draw on frame `index`, by tracking ID: for a centered window, once the
     /// frames after it have been added (or the stream has ended); causally, right away. Only
-    /// tracks detected on frame `index` itself are drawn.
-    public func outlines(at index: Int, detected ids: Set<Int>) -> [Int: Quad] {
+    /// tracks detected on frame `index` itself are drawn, from detections in the same `shot`.
+    public func outlines(at index: Int, detected ids: Set<Int>, shot: Shot = .whole) -> [Int: Quad] {
         var result: [Int: Quad] = [:]
         switch mode {
         case .centered(let radius):
+            let needed = min(minimumDetections, shot.last.map { $0 - shot.first + 1 } ?? .max)
             for id in ids {
                 guard let track = detections[id] else { continue }
-                let window = track.filter { abs($0.key - index) <= radius }.sorted { $0.key < $1.key }
-                guard window.count >= minimumDetections else { continue }
+                let window = track.filter { abs($0.key - index) <= radius && shot.contains($0.key) }.sorted { $0.key < $1.key }
+                guard window.count >= needed else { continue }
                 result[id] = Self.fit(window.map { (Double($0.key - index), $0.value) }, outlierDistance: outlierDistance)
             }
         case .causal:
+            let needed = min(minimumDetections, index - shot.first + 1)
             for id in ids {
-                guard let filter = filters[id], filter.count >= minimumDetections, let quad = filter.value else { continue }
+                guard let filter = filters[id], filter.count >= needed, let quad = filter.value else { continue }
                 result[id] = quad
             }
         }

@@ -23,6 +23,9 @@ struct FeatureTracker: Sendable {
     private var tracks: [Track] = []
     private var nextID = 1
 
+    /// Ends every track; IDs given after go on counting from the last, so none is reused.
+    mutating func endTracks() { tracks = [] }
+
     /// Gives each feature an ID. A feature that matches no track starts one only if its confidence
     /// reaches `acquisition`; otherwise it is removed from features (and quads).
     mutating func assign(_ features: inout [any Feature], quads: inout [Quad], acquisition: Double = 0) {
