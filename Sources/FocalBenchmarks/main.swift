@@ -68,7 +68,6 @@ func videoBenchmark(sample: String, repeats: Int, rounds: Int) throws {
         }
     }
 
-    var rows: [(String, [Double], [Double])] = []
     var decodeYUV: ([Double], [Double]) = ([], []), decodeBGR: ([Double], [Double]) = ([], []),
         transcode: ([Double], [Double]) = ([], [])
     for _ in 0..<rounds {
@@ -87,11 +86,16 @@ func videoBenchmark(sample: String, repeats: Int, rounds: Int) throws {
                     "-crf", "23", "-pix_fmt", "yuv420p", scratch + "/ffmpeg.mp4",
                 ]))
     }
-    rows = [
-        ("decode (yuv420, no conversion)", decodeYUV.0, decodeYUV.1),
-        ("decode to bgr8", decodeBGR.0, decodeBGR.1),
-        ("decode + H.264 encode (veryfast, crf 23)", transcode.0, transcode.1),
-    ]
+    printRatios(
+        [
+            ("decode (yuv420, no conversion)", decodeYUV.0, decodeYUV.1),
+            ("decode to bgr8", decodeBGR.0, decodeBGR.1),
+            ("decode + H.264 encode (veryfast, crf 23)", transcode.0, transcode.1),
+        ], frames: frames)
+}
+
+/// A table of frames per second, Focal's against ffmpeg's, from each row's round times.
+func printRatios(_ rows: [(String, [Double], [Double])], frames: Double) {
     print("  " + "what".padding(toLength: 42, withPad: " ", startingAt: 0) + "focal fps   ffmpeg fps   focal/ffmpeg")
     for (name, focal, ffmpeg) in rows {
         let f = frames / median(focal), g = frames / median(ffmpeg)

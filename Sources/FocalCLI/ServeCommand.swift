@@ -202,28 +202,8 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var configuration = ServiceConfiguration()
-        configuration.host = host
-        configuration.port = port
-        configuration.textModelPath = textModel
-        if let scanFolder {
-            do {
-                try configuration.useScanFolder(scanFolder, lifetime: scanLifetime, maximumBytes: scanStoreMegabytes << 20)
-            } catch {
-                printError(error.reason)
-                throw ExitCode(1)
-            }
-        }
-        if let scanDatabase {
-            do {
-                configuration.scanStore = try PostgresScanStore(
-                    url: scanDatabase, password: getenv("PGPASSWORD").map { String(cString: $0) },
-                    lifetime: scanLifetime, maximumBytes: scanStoreMegabytes << 20)
-            } catch {
-                printError("--scan-postgres: \(error.reason)")
-                throw ExitCode(2)
-            }
-        }
+        var configuration = try configured()
+        try useScanStore(&configuration)
         var reloadKeys: (any DispatchSourceSignal)?
         if let apiKeysFile {
             let keys: APIKeys
@@ -232,35 +212,9 @@ struct ServeCommand: AsyncParsableCommand {
                 throw ExitCode(1)
             }
             configuration.apiKeys = keys
-            // SIGHUP re-reads the file: keys rotate and are revoked without a restart. A file
-            // that has become empty, unreadable or missing revokes every key (fails closed).
-            signal(SIGHUP, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: SIGHUP)
-            source.setEventHandler {
-                switch keys.reload() {
-                case .success(let count): printError("re-read \(count) API key(s) from '\(apiKeysFile)'")
-                case .failure(let error): printError("\(error.reason): every key is revoked until the file holds keys again")
-                }
-            }
-            source.resume()
-            reloadKeys = source
+            reloadKeys = Self.reloadOnHangUp(keys, from: apiKeysFile)
         }
         defer { reloadKeys?.cancel() }
-        if let workers {
-            configuration.workers = workers
-            configuration.queueDepth = 4 * workers
-        }
-        if let queue { configuration.queueDepth = queue }
-        configuration.maximumBodyBytes = maxBodyMegabytes << 20
-        configuration.maximumImagePixels = Int(maxMegapixels * 1_000_000)
-        configuration.maximumFrames = maxFrames
-        configuration.requestTimeout = timeout
-        configuration.idleTimeout = idleTimeout
-        configuration.bodyTimeout = bodyTimeout
-        configuration.minimumBodyRate = minBodyRate
-        configuration.maximumConnections = maxConnections
-        configuration.drainDelay = drainDelay
-        configuration.gracePeriod = grace
         let host = self.host, workers = configuration.workers
         // The server stops gracefully on SIGINT and SIGTERM; a parent may have started us with them
         // ignored or blocked (both survive exec), which would leave Ctrl-C without effect.
@@ -280,5 +234,66 @@ struct ServeCommand: AsyncParsableCommand {
             printError("Cannot serve on \(host):\(port): \(error)")
             throw ExitCode(1)
         }
+    }
+
+    /// The service's configuration from the flags, but for its scan store and keys.
+    private func configured() throws -> ServiceConfiguration {
+        var configuration = ServiceConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.textModelPath = textModel
+        if let workers {
+            configuration.workers = workers
+            configuration.queueDepth = 4 * workers
+        }
+        if let queue { configuration.queueDepth = queue }
+        configuration.maximumBodyBytes = maxBodyMegabytes << 20
+        configuration.maximumImagePixels = Int(maxMegapixels * 1_000_000)
+        configuration.maximumFrames = maxFrames
+        configuration.requestTimeout = timeout
+        configuration.idleTimeout = idleTimeout
+        configuration.bodyTimeout = bodyTimeout
+        configuration.minimumBodyRate = minBodyRate
+        configuration.maximumConnections = maxConnections
+        configuration.drainDelay = drainDelay
+        configuration.gracePeriod = grace
+        return configuration
+    }
+
+    /// The scan folder or database the flags name, checked now: a store that cannot work stops the start.
+    private func useScanStore(_ configuration: inout ServiceConfiguration) throws {
+        if let scanFolder {
+            do {
+                try configuration.useScanFolder(scanFolder, lifetime: scanLifetime, maximumBytes: scanStoreMegabytes << 20)
+            } catch {
+                printError(error.reason)
+                throw ExitCode(1)
+            }
+        }
+        if let scanDatabase {
+            do {
+                configuration.scanStore = try PostgresScanStore(
+                    url: scanDatabase, password: getenv("PGPASSWORD").map { String(cString: $0) },
+                    lifetime: scanLifetime, maximumBytes: scanStoreMegabytes << 20)
+            } catch {
+                printError("--scan-postgres: \(error.reason)")
+                throw ExitCode(2)
+            }
+        }
+    }
+
+    /// SIGHUP re-reads the key file: keys rotate and are revoked without a restart. A file that
+    /// has become empty, unreadable or missing revokes every key (fails closed).
+    private static func reloadOnHangUp(_ keys: APIKeys, from path: String) -> any DispatchSourceSignal {
+        signal(SIGHUP, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGHUP)
+        source.setEventHandler {
+            switch keys.reload() {
+            case .success(let count): printError("re-read \(count) API key(s) from '\(path)'")
+            case .failure(let error): printError("\(error.reason): every key is revoked until the file holds keys again")
+            }
+        }
+        source.resume()
+        return source
     }
 }

@@ -179,24 +179,52 @@ public final class PostgresScanStore: ScanStore {
         var reason: String
     }
 
+    /// What a scan store URL names, checked: `postgres://user[:password]@host[:port]/database`,
+    /// with `?host=/socket/folder` for a Unix socket and `sslmode=disable|prefer|require`.
+    struct StoreURL {
+        var user: String
+        var database: String
+        var port: Int
+        var password: String?
+        /// The folder of a Unix socket, instead of a host.
+        var socketFolder: String?
+        var host: String
+        var sslMode: String
+
+        init(_ url: String, password: String?) throws(ServiceError) {
+            func refuse(_ why: String) -> ServiceError {
+                ServiceError(400, "the scan store URL \(why); write postgres://user[:password]@host[:port]/database")
+            }
+            guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? "")
+            else { throw refuse("is not a postgres:// URL") }
+            let options = Dictionary(
+                (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { _, last in last })
+            guard let user = components.user, !user.isEmpty else { throw refuse("names no user") }
+            database = String(components.path.drop { $0 == "/" })
+            guard !database.isEmpty, !database.contains("/") else { throw refuse("names no database") }
+            port = components.port ?? 5432
+            guard (1...65535).contains(port) else { throw refuse("has port \(port)") }
+            self.user = user
+            self.password = password ?? components.password
+            socketFolder = options["host"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            host = components.host ?? ""
+            guard socketFolder != nil || !host.isEmpty else { throw refuse("names no host") }
+            sslMode = options["sslmode"] ?? "prefer"
+            guard socketFolder != nil || ["disable", "prefer", "require"].contains(sslMode) else {
+                throw refuse("has sslmode=\(sslMode) (disable, prefer or require)")
+            }
+        }
+    }
+
     /// The client configuration a URL names, and the URL as messages may show it (no password).
     static func configuration(url: String, password: String?) throws(ServiceError) -> (
         configuration: PostgresClient.Configuration, endpoint: String, login: LoginCheck
     ) {
-        func refuse(_ why: String) -> ServiceError {
-            ServiceError(400, "the scan store URL \(why); write postgres://user[:password]@host[:port]/database")
-        }
-        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? "")
-        else { throw refuse("is not a postgres:// URL") }
-        let options = Dictionary(
-            (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { _, last in last })
-        guard let user = components.user, !user.isEmpty else { throw refuse("names no user") }
-        let database = String(components.path.drop { $0 == "/" })
-        guard !database.isEmpty, !database.contains("/") else { throw refuse("names no database") }
-        let port = components.port ?? 5432
-        guard (1...65535).contains(port) else { throw refuse("has port \(port)") }
-        let secret = password ?? components.password
-        if let socketFolder = options["host"], socketFolder.hasPrefix("/") {
+        let target = try StoreURL(url, password: password)
+        let (user, secret, database, port, host, mode) = (
+            target.user, target.password, target.database, target.port, target.host, target.sslMode
+        )
+        if let socketFolder = target.socketFolder {
             let socket = socketFolder + "/.s.PGSQL.\(port)"
             return (
                 .init(unixSocketPath: socket, username: user, password: secret, database: database),
@@ -204,15 +232,9 @@ public final class PostgresScanStore: ScanStore {
                 LoginCheck { .init(unixSocketPath: socket, username: user, password: secret, database: database) }
             )
         }
-        guard let host = components.host, !host.isEmpty else { throw refuse("names no host") }
-        let tls: PostgresClient.Configuration.TLS
-        let mode = options["sslmode"] ?? "prefer"
-        switch mode {
-        case "disable": tls = .disable
-        case "prefer": tls = .prefer(.makeClientConfiguration())
-        case "require": tls = .require(.makeClientConfiguration())
-        default: throw refuse("has sslmode=\(mode) (disable, prefer or require)")
-        }
+        let tls: PostgresClient.Configuration.TLS =
+            mode == "disable"
+            ? .disable : mode == "require" ? .require(.makeClientConfiguration()) : .prefer(.makeClientConfiguration())
         return (
             .init(host: host, port: port, username: user, password: secret, database: database, tls: tls),
             "postgres://\(user)@\(host):\(port)/\(database)",

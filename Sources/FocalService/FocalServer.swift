@@ -139,163 +139,8 @@ public struct FocalServer: Sendable {
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) })
     }
 
-    /// Every route and its methods: the router serves these, and any other method on one of these
-    /// paths gets 405 with `Allow`.
-    static let routes: [(path: String, methods: [HTTPRequest.Method])] = [
-        ("v1/health", [.get, .head]),
-        ("v1/health/live", [.get, .head]),
-        ("v1/health/ready", [.get, .head]),
-        ("metrics", [.get, .head]),
-        ("v1/detect", [.post]),
-        ("v1/scan", [.post]),
-        ("v1/flatten", [.post]),
-        ("v1/scans/:id", [.get]),
-    ]
-
-    func makeRouter() -> Router<BasicRequestContext> {
-        let router = Router()
-        router.add(middleware: JSONErrorMiddleware(routes: Self.routes))
-        if let keys = configuration.apiKeys { router.add(middleware: APIKeyMiddleware(keys: keys)) }
-        let health: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
-            let load = pool.load
-            let status = await readiness()
-            let ready = status == "ok"
-            let response = Self.json(
-                ready ? 200 : 503,
-                Health(
-                    status: status, version: FocalVersion.string, workers: pool.workers,
-                    busy: load.running, waiting: load.waiting,
-                    unavailableTypes: unavailableTypes.isEmpty ? nil : unavailableTypes.map(\.rawValue)))
-            return Self.answering(request, with: response)
-        }
-        router.get("v1/health", use: health)
-        router.head("v1/health", use: health)
-        // Kubernetes' probes: live while the process answers; ready while it wants new requests.
-        let live: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
-            let response = Self.json(200, Probe(status: "ok"))
-            return Self.answering(request, with: response)
-        }
-        router.get("v1/health/live", use: live)
-        router.head("v1/health/live", use: live)
-        let ready: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
-            let status = await readiness()
-            let response = Self.json(status == "ok" ? 200 : 503, Probe(status: status))
-            return Self.answering(request, with: response)
-        }
-        router.get("v1/health/ready", use: ready)
-        router.head("v1/health/ready", use: ready)
-        let metricsText: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
-            let load = pool.load
-            metrics.pool(running: load.running, waiting: load.waiting, totals: pool.totals)
-            let headers: HTTPFields = [.contentType: "text/plain; version=0.0.4; charset=utf-8"]
-            return Self.answering(
-                request,
-                with: Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: metrics.text()))))
-        }
-        router.get("metrics", use: metricsText)
-        router.head("metrics", use: metricsText)
-        router.post("v1/detect") { request, _ in
-            await answer("detect") { () async throws(ServiceError) -> Response in
-                let query = Self.query(request)
-                let detectRequest = try DetectRequest(query: query, textModelPath: configuration.textModelPath)
-                let uploads = try await uploads(of: request)
-                guard uploads.count == 1 else { throw ServiceError(400, "send one image to detect (got \(uploads.count) files)") }
-                let configuration = configuration
-                let result = try await work { (deadline) throws(ServiceError) in
-                    try Processing.detect(uploads[0], request: detectRequest, limits: configuration, deadline: deadline)
-                }
-                metrics.framesProcessed(1)
-                return Self.json(200, result)
-            }
-        }
-        router.post("v1/scan") { request, _ in
-            await answer("scan") { () async throws(ServiceError) -> Response in
-                let query = Self.query(request)
-                let inlineValue = query["inline"]
-                guard inlineValue == nil || inlineValue == "base64" else {
-                    throw ServiceError(400, "inline must be base64 (or left out for scan URLs), not '\(inlineValue ?? "")'")
-                }
-                let inline = inlineValue == "base64"
-                let enhancement = try Processing.enhancement(query["enhance"])
-                let format = query["format"] ?? "json"
-                guard format == "json" || format == "pdf" else {
-                    throw ServiceError(400, "format must be json or pdf, not '\(format.prefix(40))'")
-                }
-                guard format == "json" || inlineValue == nil else {
-                    throw ServiceError(400, "inline applies to JSON answers; a PDF carries its scans")
-                }
-                let uploads = try await uploads(of: request)
-                let configuration = configuration
-                if format == "pdf" {
-                    let (pdf, frames) = try await work { (deadline) throws(ServiceError) in
-                        try Processing.scanPDF(uploads, enhancement: enhancement, limits: configuration, deadline: deadline)
-                    }
-                    metrics.framesProcessed(frames)
-                    return Response(
-                        status: .ok,
-                        headers: [.contentType: "application/pdf", .contentDisposition: "inline; filename=\"scan.pdf\""],
-                        body: .init(byteBuffer: ByteBuffer(bytes: pdf)))
-                }
-                let (found, frames) = try await work { (deadline) throws(ServiceError) in
-                    try Processing.scan(uploads, enhancement: enhancement, quality: 0.9, limits: configuration, deadline: deadline)
-                }
-                var documents: [ScanReport.Document] = []
-                for document in found {
-                    var image = ScanReport.Image(width: document.width, height: document.height, contentType: "image/jpeg")
-                    if inline {
-                        image.base64 = Data(document.jpeg).base64EncodedString()
-                    } else {
-                        let start = MonotonicClock.now()
-                        image.url = "/v1/scans/" + (try await scans.keep(document.jpeg))
-                        metrics.scanStore("write", seconds: MonotonicClock.now() - start)
-                    }
-                    documents.append(ScanReport.Document(document.scan, image: image))
-                }
-                let result = ScanReport(frames: frames, documents: documents)
-                metrics.framesProcessed(frames)
-                return Self.json(200, result)
-            }
-        }
-        router.post("v1/flatten") { request, _ in
-            await answer("flatten") { () async throws(ServiceError) -> Response in
-                let (files, fields) = try await form(of: request)
-                guard files.count == 1 else { throw ServiceError(400, "send one image to flatten (got \(files.count) files)") }
-                let query = Self.query(request)
-                guard let text = fields["corners"] ?? query["corners"] else {
-                    throw ServiceError(
-                        400,
-                        "send the corners as corners=x1,y1,x2,y2,x3,y3,x4,y4 (top-left, top-right, bottom-right, bottom-left), in the query or a form field"
-                    )
-                }
-                let quad = try Processing.corners(text)
-                let enhancement = try Processing.enhancement(fields["enhance"] ?? query["enhance"])
-                let configuration = configuration
-                let jpeg = try await work { (deadline) throws(ServiceError) in
-                    try Processing.flatten(
-                        files[0], through: quad, enhancement: enhancement, limits: configuration, deadline: deadline)
-                }
-                return Response(
-                    status: .ok, headers: [.contentType: "image/jpeg"], body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
-            }
-        }
-        router.get("v1/scans/:id") { _, context in
-            await answer("scans") { () async throws(ServiceError) -> Response in
-                let start = MonotonicClock.now()
-                let id = context.parameters.get("id") ?? ""
-                let jpeg = try await scans.get(id)
-                metrics.scanStore("read", seconds: MonotonicClock.now() - start)
-                guard let jpeg else {
-                    throw ServiceError(404, "no such scan (\(scans.retention))")
-                }
-                return Response(
-                    status: .ok, headers: [.contentType: "image/jpeg"], body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
-            }
-        }
-        return router
-    }
-
     /// Runs the handler, timing it and turning refusals into JSON errors.
-    private func answer(_ endpoint: String, _ handler: () async throws(ServiceError) -> Response) async -> Response {
+    func answer(_ endpoint: String, _ handler: () async throws(ServiceError) -> Response) async -> Response {
         let start = MonotonicClock.now()
         let response: Response
         do {
@@ -309,11 +154,11 @@ public struct FocalServer: Sendable {
         return response
     }
 
-    private func uploads(of request: Request) async throws(ServiceError) -> [Upload] {
+    func uploads(of request: Request) async throws(ServiceError) -> [Upload] {
         try await form(of: request).files
     }
 
-    private func form(of request: Request) async throws(ServiceError) -> (files: [Upload], fields: [String: String]) {
+    func form(of request: Request) async throws(ServiceError) -> (files: [Upload], fields: [String: String]) {
         var request = request
         let body: ByteBuffer
         do {
@@ -326,7 +171,7 @@ public struct FocalServer: Sendable {
         return try Upload.parseForm(body: body, contentType: request.headers[.contentType])
     }
 
-    private func work<T: Sendable>(
+    func work<T: Sendable>(
         _ body: @escaping @Sendable (WorkerPool.Deadline) throws(ServiceError) -> T
     ) async throws(ServiceError) -> T {
         do {
@@ -343,7 +188,7 @@ public struct FocalServer: Sendable {
         }
     }
 
-    private static func query(_ request: Request) -> [String: String] {
+    static func query(_ request: Request) -> [String: String] {
         var values: [String: String] = [:]
         for (key, value) in request.uri.queryParameters { values[String(key)] = String(value) }
         return values

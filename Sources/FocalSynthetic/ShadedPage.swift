@@ -26,48 +26,11 @@ public struct ShadedPage: Sendable {
     public init(width: Int = 850, height: Int = 1100, seed: UInt64, falloff: Double = 0.6, shadow: Double = 0.55)
         throws(FocalError)
     {
-        var page = try SyntheticPage(width: width, height: height, seed: seed).image
-        let paper = Color(red: 0.96, green: 0.95, blue: 0.92)
-        let pencil = Color(red: 0.96 * 0.8, green: 0.95 * 0.8, blue: 0.92 * 0.8)
-        // Faint pencil: a margin note's strokes, a fifth darker than the paper.
-        var random = SeededGenerator(seed: seed &+ 7)
-        for index in 0..<6 {
-            let y = Double(height) * (0.2 + 0.12 * Double(index))
-            let x = Double(width) * 0.91 + random.uniform(-4...4)
-            try page.stroke(
-                [Point(x: x, y: y), Point(x: x + 18, y: y + 30), Point(x: x + 4, y: y + 60)], color: pencil, lineWidth: 1.6,
-                closed: false)
-        }
+        let page = try Self.pageWithPencil(width: width, height: height, seed: seed)
         clean = page
-        let paperGray = paper.gray
-        truth = page.withUnsafeBytes { bytes in
-            (0..<(width * height)).map { index in
-                let row = index / width, column = index % width
-                let offset = row * page.bytesPerRow + column * 3
-                let b = Double(bytes[offset]), g = Double(bytes[offset + 1]), r = Double(bytes[offset + 2])
-                let gray = (0.114 * b + 0.587 * g + 0.299 * r) / 255
-                let isPencilColumn = Double(column) > Double(width) * 0.9
-                if gray < 0.5 * paperGray { return .ink }
-                if isPencilColumn && gray < 0.9 * paperGray { return .pencil }
-                if abs(gray - paperGray) < 0.04 && max(b, g, r) - min(b, g, r) < 20 { return .paper }
-                return .other
-            }
-        }
+        truth = Self.truth(of: page, paper: Color(red: 0.96, green: 0.95, blue: 0.92))
         darkest = falloff * shadow
-        // The light: a falloff across the page, and a shadow whose edge is blurred over 2 % of the
-        // page's width, as one cast from a few centimetres above it.
-        var light = [Double](repeating: 0, count: width * height)
-        let softness = 0.02 * Double(width)
-        for row in 0..<height {
-            for column in 0..<width {
-                let across = falloff + (1 - falloff) * Double(column) / Double(width - 1)
-                // The shadow covers below the line from (0, 0.55 h) to (0.45 w, h).
-                let edgeX = 0.45 * Double(width) * (Double(row) / Double(height) - 0.55) / 0.45
-                let inside = (edgeX - Double(column)) / softness
-                let weight = 1 / (1 + exp(-inside * 4))
-                light[row * width + column] = across * (1 - weight * (1 - shadow))
-            }
-        }
+        let light = Self.light(width: width, height: height, falloff: falloff, shadow: shadow)
         var shaded = try Frame(width: width, height: height, format: .bgr8)
         let stride = shaded.bytesPerRow
         page.withUnsafeBytes { source in
@@ -85,6 +48,58 @@ public struct ShadedPage: Sendable {
         }
         try shaded.addNoise(sigma: 2, seed: seed &+ 11)
         image = shaded
+    }
+
+    /// A rendered page with faint pencil: a margin note's strokes, a fifth darker than the paper.
+    private static func pageWithPencil(width: Int, height: Int, seed: UInt64) throws(FocalError) -> Frame {
+        var page = try SyntheticPage(width: width, height: height, seed: seed).image
+        let pencil = Color(red: 0.96 * 0.8, green: 0.95 * 0.8, blue: 0.92 * 0.8)
+        var random = SeededGenerator(seed: seed &+ 7)
+        for index in 0..<6 {
+            let y = Double(height) * (0.2 + 0.12 * Double(index))
+            let x = Double(width) * 0.91 + random.uniform(-4...4)
+            try page.stroke(
+                [Point(x: x, y: y), Point(x: x + 18, y: y + 30), Point(x: x + 4, y: y + 60)], color: pencil, lineWidth: 1.6,
+                closed: false)
+        }
+        return page
+    }
+
+    /// What each pixel of the clean page is: ink, pencil, paper or other.
+    private static func truth(of page: Frame, paper: Color) -> [Truth] {
+        let width = page.width, height = page.height
+        let paperGray = paper.gray
+        return page.withUnsafeBytes { bytes in
+            (0..<(width * height)).map { index in
+                let row = index / width, column = index % width
+                let offset = row * page.bytesPerRow + column * 3
+                let b = Double(bytes[offset]), g = Double(bytes[offset + 1]), r = Double(bytes[offset + 2])
+                let gray = (0.114 * b + 0.587 * g + 0.299 * r) / 255
+                let isPencilColumn = Double(column) > Double(width) * 0.9
+                if gray < 0.5 * paperGray { return .ink }
+                if isPencilColumn && gray < 0.9 * paperGray { return .pencil }
+                if abs(gray - paperGray) < 0.04 && max(b, g, r) - min(b, g, r) < 20 { return .paper }
+                return .other
+            }
+        }
+    }
+
+    /// The light over the page: a falloff across it, and a shadow whose edge is blurred over 2 %
+    /// of the page's width, as one cast from a few centimetres above it.
+    private static func light(width: Int, height: Int, falloff: Double, shadow: Double) -> [Double] {
+        var light = [Double](repeating: 0, count: width * height)
+        let softness = 0.02 * Double(width)
+        for row in 0..<height {
+            for column in 0..<width {
+                let across = falloff + (1 - falloff) * Double(column) / Double(width - 1)
+                // The shadow covers below the line from (0, 0.55 h) to (0.45 w, h).
+                let edgeX = 0.45 * Double(width) * (Double(row) / Double(height) - 0.55) / 0.45
+                let inside = (edgeX - Double(column)) / softness
+                let weight = 1 / (1 + exp(-inside * 4))
+                light[row * width + column] = across * (1 - weight * (1 - shadow))
+            }
+        }
+        return light
     }
 
     /// The luminance (0…255) of each pixel of `frame` of this page's kind `kind`.

@@ -50,27 +50,10 @@ public final class Detector {
         if let orientation { upright.orientation = orientation }
         upright = try upright.oriented()
         var found: [any Feature]
-        var quads: [Quad]
+        let quads: [Quad]
         switch type {
         case .rectangle:
-            var rectangles: [RectangleFeature] = []
-            // While tracking, most frames only confirm where the documents already are; the full
-            // search runs every `discoveryInterval` frames, or when a document is not confirmed.
-            if options.tracking, !previousQuads.isEmpty, framesSinceDiscovery < Self.discoveryInterval {
-                rectangles = try RectangleSearch.run(
-                    upright, options: options, pageModel: pageModel, priors: previousQuads, priorsOnly: true)
-                let confirmed =
-                    rectangles.count == previousQuads.count
-                    && rectangles.allSatisfy { $0.confidence >= options.minimumConfidence }
-                if !confirmed { rectangles = [] }
-            }
-            if rectangles.isEmpty {
-                rectangles = try RectangleSearch.run(
-                    upright, options: options, pageModel: pageModel, priors: options.tracking ? previousQuads : [])
-                framesSinceDiscovery = 0
-            } else {
-                framesSinceDiscovery += 1
-            }
+            let rectangles = try documents(in: upright)
             found = rectangles
             quads = rectangles.map(\.quad)
         case .qrCode:
@@ -86,26 +69,46 @@ public final class Detector {
             found = lines
             quads = lines.map(\.quad)
         }
-        if options.tracking {
-            // Hysteresis keeps a flickering shape from starting a document track; text lines come
-            // by the dozen and their scores are not comparable with a document's, so none applies.
-            let acquisition = type == .text ? 0 : options.acquisitionConfidence
-            tracker.assign(&found, quads: &quads, acquisition: acquisition)
-            previousQuads = quads
-            if type == .rectangle {
-                // The next frame's search starts where each document is heading, not where it
-                // was: the confirmation refines only a few pixels around its starting quad, and
-                // a page moving faster than that would be reported where it was a frame ago.
-                var latest: [Int: Quad] = [:]
-                for (index, feature) in found.enumerated() where index < quads.count {
-                    guard let id = feature.trackingID else { continue }
-                    latest[id] = quads[index]
-                    if let last = lastQuadByTrack[id] { previousQuads[index] = quads[index].extrapolated(from: last) }
-                }
-                lastQuadByTrack = latest
+        if options.tracking { track(&found, quads: quads) }
+        return found
+    }
+
+    /// The documents in an upright frame. While tracking, most frames only confirm where the
+    /// documents already are; the full search runs every `discoveryInterval` frames, or when a
+    /// document is not confirmed.
+    private func documents(in upright: Frame) throws(FocalError) -> [RectangleFeature] {
+        if options.tracking, !previousQuads.isEmpty, framesSinceDiscovery < Self.discoveryInterval {
+            let confirmed = try RectangleSearch.run(
+                upright, options: options, pageModel: pageModel, priors: previousQuads, priorsOnly: true)
+            if confirmed.count == previousQuads.count, confirmed.allSatisfy({ $0.confidence >= options.minimumConfidence }) {
+                framesSinceDiscovery += 1
+                return confirmed
             }
         }
-        return found
+        framesSinceDiscovery = 0
+        return try RectangleSearch.run(
+            upright, options: options, pageModel: pageModel, priors: options.tracking ? previousQuads : [])
+    }
+
+    /// Gives the features their tracking IDs and remembers their quads for the next frame.
+    private func track(_ found: inout [any Feature], quads: [Quad]) {
+        var quads = quads
+        // Hysteresis keeps a flickering shape from starting a document track; text lines come
+        // by the dozen and their scores are not comparable with a document's, so none applies.
+        let acquisition = type == .text ? 0 : options.acquisitionConfidence
+        tracker.assign(&found, quads: &quads, acquisition: acquisition)
+        previousQuads = quads
+        guard type == .rectangle else { return }
+        // The next frame's search starts where each document is heading, not where it was: the
+        // confirmation refines only a few pixels around its starting quad, and a page moving
+        // faster than that would be reported where it was a frame ago.
+        var latest: [Int: Quad] = [:]
+        for (index, feature) in found.enumerated() where index < quads.count {
+            guard let id = feature.trackingID else { continue }
+            latest[id] = quads[index]
+            if let last = lastQuadByTrack[id] { previousQuads[index] = quads[index].extrapolated(from: last) }
+        }
+        lastQuadByTrack = latest
     }
 
     /// Forgets the features followed so far, for a stream that cuts to an unrelated scene (an
