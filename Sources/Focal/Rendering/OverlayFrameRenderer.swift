@@ -26,11 +26,15 @@ public final class OverlayFrameRenderer {
     public private(set) var framesDrawn = 0
 
     private let detectors: [Detector]
-    /// The same detectors without tracking, for the first frame of each shot: a shot that turns
-    /// out to be a single frame (a photo among others) is drawn with these, which need
+    /// The same detectors without tracking, made when first needed: a shot that turns out to be a
+    /// single frame (a photo among others) is drawn with their features, which need
     /// ``DetectorOptions/minimumConfidence`` as a lone photo does, not a new track's
-    /// ``DetectorOptions/acquisitionConfidence``. Nil for a single image, already untracked.
-    private let stillDetectors: [Detector]?
+    /// ``DetectorOptions/acquisitionConfidence``.
+    private var stillDetectors: [Detector]?
+    /// Whether the frames are untracked already (a single image).
+    private let isSingleImage: Bool
+    /// The last frame added, as read: redetected as a lone photo if the next frame cuts away.
+    private var lastOriginal: Frame?
     private let overlay: OverlayRenderer
     private let pool: FramePool
     private let framesPerSecond: Double
@@ -93,9 +97,7 @@ public final class OverlayFrameRenderer {
         var detectorOptions = options.detector
         detectorOptions.tracking = !isSingleImage
         detectors = try options.types.map { type throws(FocalError) in try Detector(type: type, options: detectorOptions) }
-        stillDetectors =
-            isSingleImage
-            ? nil : try options.types.map { type throws(FocalError) in try Detector(type: type, options: options.detector) }
+        self.isSingleImage = isSingleImage
         overlay = OverlayRenderer(style: options.style)
         smoother = OutlineSmoother(mode: options.smoothing, framesPerSecond: self.framesPerSecond)
         self.sharpest = Dictionary(
@@ -110,16 +112,13 @@ public final class OverlayFrameRenderer {
     public func add(_ original: Frame) throws(FocalError) -> [Frame] {
         let index = framesAdded
         if try cuts.isCut(original), index > 0 {
+            try endShot()
             shotStarts.append(index)
             for detector in detectors { detector.resetTracking() }
         }
         var features: [any Feature] = []
         for detector in detectors { features += try detector.features(in: original) }
-        var still: [any Feature]?
-        if let stillDetectors, shotStarts.last == index {
-            still = []
-            for detector in stillDetectors { still? += try detector.features(in: original) }
-        }
+        if !isSingleImage, drawDelay > 0 { lastOriginal = original }
         if options.steadiesOutlines {
             var quads: [Int: Quad] = [:]
             for case let rectangle as RectangleFeature in features {
@@ -127,7 +126,7 @@ public final class OverlayFrameRenderer {
             }
             smoother.add(frame: index, quads)
         }
-        pending.append(try prepare(original, features, still: still, index: index))
+        pending.append(try prepare(original, features, index: index))
         framesAdded += 1
         var ready: [Frame] = []
         while pending.count > drawDelay { ready.append(try draw(pending.removeFirst(), streamEnded: false)) }
@@ -136,6 +135,7 @@ public final class OverlayFrameRenderer {
 
     /// Draws the frames still held for the smoother's window, at the end of the stream.
     public func finish() throws(FocalError) -> [Frame] {
+        try endShot()
         var ready: [Frame] = []
         while !pending.isEmpty { ready.append(try draw(pending.removeFirst(), streamEnded: true)) }
         return ready
@@ -143,15 +143,30 @@ public final class OverlayFrameRenderer {
 
     /// The frame copied and filtered, with its documents' label sharpness and its info text taken
     /// from the original.
-    private func prepare(
-        _ original: Frame, _ detected: [any Feature], still: [any Feature]?, index: Int
-    ) throws(FocalError) -> Pending {
+    private func prepare(_ original: Frame, _ detected: [any Feature], index: Int) throws(FocalError) -> Pending {
         var frame = pool.writableCopy(of: original)
         for filter in options.filters { try filter.apply(to: &frame) }
         try measureLabels(detected, in: original, index: index)
-        if let still { try measureLabels(still, in: original, index: index) }
         let info = options.showsInfo ? try infoText(original: original, index: index) : nil
-        return Pending(frame: frame, detected: detected, still: still, index: index, info: info)
+        return Pending(frame: frame, detected: detected, still: nil, index: index, info: info)
+    }
+
+    /// At the end of a shot (a cut, or the stream's end): a shot of one frame still waiting to be
+    /// drawn is detected again as a lone photo. Video, whose shots are long, never pays for it.
+    private func endShot() throws(FocalError) {
+        defer { lastOriginal = nil }
+        guard let original = lastOriginal, shotStarts.last == framesAdded - 1,
+            let slot = pending.lastIndex(where: { $0.index == framesAdded - 1 })
+        else { return }
+        if stillDetectors == nil {
+            var untracked = options.detector
+            untracked.tracking = false
+            stillDetectors = try options.types.map { type throws(FocalError) in try Detector(type: type, options: untracked) }
+        }
+        var still: [any Feature] = []
+        for detector in stillDetectors ?? [] { still += try detector.features(in: original) }
+        try measureLabels(still, in: original, index: framesAdded - 1)
+        pending[slot].still = still
     }
 
     /// The frame with its marks drawn and fitted to the output size.

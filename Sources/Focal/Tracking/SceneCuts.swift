@@ -28,9 +28,13 @@ struct SceneCuts: Sendable {
         return Double(total) / Double(thumbnail.count) > minimumDifference
     }
 
-    /// The frame's luma, area-averaged to the thumbnail's size, row by row.
+    /// The frame's luma, area-averaged to the thumbnail's size, row by row. It is sampled to 5×5
+    /// pixels per thumbnail pixel first: averaging a 720p frame's every pixel cost 3 % of an
+    /// overlay render at `.low`, and 25 samples smooth motion and noise out as well.
     static func thumbnail(of frame: Frame) throws(FocalError) -> [UInt8] {
-        var small = try (frame.lumaPlane ?? frame).resized(width: thumbnailWidth, height: thumbnailHeight)
+        let sampled = try (frame.lumaPlane ?? frame).resized(
+            width: 5 * thumbnailWidth, height: 5 * thumbnailHeight, interpolation: .nearest)
+        var small = try sampled.resized(width: thumbnailWidth, height: thumbnailHeight)
         if small.format != .gray8 { small = try small.converted(to: .gray8) }
         return small.withUnsafeBytes { bytes in
             (0..<thumbnailHeight).flatMap { row in
