@@ -3,7 +3,7 @@ SWIFT ?= swift
 SAMPLE ?= Samples/Media/document.mp4
 OUTPUT ?= out/overlay.mp4
 
-.PHONY: demo test deps build bench fuzz spec-check replicas-check consumer-check sample-media page-model clean
+.PHONY: demo test deps build bench fuzz spec-check replicas-check consumer-check docs sample-media page-model clean
 
 ## Install what is missing, build the focal command, and run it on the bundled sample.
 demo: deps
@@ -45,6 +45,10 @@ replicas-check: deps
 	$(SWIFT) build -c $(REPLICAS_CONFIG) --product focal
 	$(SWIFT) build -c $(REPLICAS_CONFIG) --product FocalBenchmarks
 	scripts/replicas-check.py .build/$(REPLICAS_CONFIG)/focal --benchmarks .build/$(REPLICAS_CONFIG)/FocalBenchmarks
+
+## Focal's DocC documentation, failing on a warning or an undocumented public symbol.
+docs: deps
+	scripts/docs-check.sh
 
 ## Samples/ScanAPhoto, a package that depends on Focal, built outside this checkout and run from
 ## another folder with no FOCAL_MODELS: the models travel with the library.

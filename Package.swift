@@ -3,9 +3,10 @@ import PackageDescription
 
 // Only CFocal sees OpenCV, libav and libv4l2; only Focal sees CFocal.
 // No target here uses unsafeFlags, so other packages can depend on Focal by version.
+// Linux only, so no Apple platform is declared: CFocal links libv4l2 and Focal's cameras speak
+// V4L2 (Debian bookworm is what CI builds on; see scripts/install-deps.sh).
 let package = Package(
     name: "Focal",
-    platforms: [.macOS(.v13)],
     products: [
         .library(name: "Focal", targets: ["Focal"]),
         .library(name: "FocalSynthetic", targets: ["FocalSynthetic"]),

@@ -58,7 +58,7 @@ enum Processing {
         for type in request.types {
             try checkpoint(deadline, limits)
             do {
-                features += try Detector(type: type, options: request.options).features(in: frame).map(AnyFeature.init)
+                features += try WorkerDetectors.detector(type, options: request.options).features(in: frame).map(AnyFeature.init)
             } catch {
                 throw ServiceError(processing: error, what: "detection")
             }

@@ -195,9 +195,11 @@ private final class JobQueue: Sendable {
                 // and `who` 0 names the calling thread.
                 setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
             #endif
-            while let job = queue.next() {
-                job()
-                queue.finished()
+            WorkerDetectors.serve(WorkerDetectors()) {
+                while let job = queue.next() {
+                    job()
+                    queue.finished()
+                }
             }
         }
     }

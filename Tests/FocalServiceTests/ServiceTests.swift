@@ -50,10 +50,12 @@ final class LiveServer: Sendable {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = method
         request.httpBody = body
+        // A server that stops answering fails the test after this long instead of hanging it.
+        request.timeoutInterval = 120
         if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
         for (name, value) in extra { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await URLSession.shared.data(for: request)
-        let http = response as! HTTPURLResponse
+        let http = try #require(response as? HTTPURLResponse, "an HTTP answer")
         var headers: [String: String] = [:]
         for (key, value) in http.allHeaderFields { headers[String(describing: key).lowercased()] = String(describing: value) }
         return Reply(status: http.statusCode, headers: headers, body: data)
@@ -243,7 +245,7 @@ enum Scenes {
         let release = DispatchSemaphore(value: 0)
         let blocker = Task { try await live.server.pool.run(timeout: 30) { release.wait() } }
         // Waits without blocking a thread of the test's own executor.
-        while live.server.pool.load.running == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        try await waitUntil("the blocking job running") { live.server.pool.load.running == 1 }
         let reply = try await live.request("POST", "/v1/detect", body: try Scenes.jpeg(blur: 0), contentType: "image/jpeg")
         #expect(reply.status == 503)
         #expect(reply.headers["retry-after"] == "1")

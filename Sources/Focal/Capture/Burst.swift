@@ -3,10 +3,13 @@
 public struct BurstShot: Sendable {
     /// Position in the burst, in capture order.
     public var index: Int
+    /// The camera's buffer as it came, for a RAW file.
     public var buffer: CameraBuffer
+    /// The buffer decoded into a frame.
     public var frame: Frame
     /// The manual exposure (100 µs units) set for this shot, in a bracketed burst.
     public var exposure: Int?
+    /// The shot's sharpness, by which the burst is ranked.
     public var sharpness: SharpnessScore
 }
 

@@ -12,11 +12,15 @@ import Synchronization
 /// for try await frame in camera.frames() { … }
 /// ```
 public final class CameraSource: FrameSource, @unchecked Sendable {
+    /// The camera frames come from.
     public let device: any CameraDevice
     /// The format the camera agreed to deliver.
     public let format: CameraFormat
+    /// What is done to each frame before it is handed out.
     public let pipeline: FramePipeline
+    /// The width of the frames handed out, after the pipeline.
     public var width: Int { pipeline.outputSize(width: format.width, height: format.height).width }
+    /// The height of the frames handed out, after the pipeline.
     public var height: Int { pipeline.outputSize(width: format.width, height: format.height).height }
     /// Cameras do not tell reliably; Focal assumes 30 until frames arrive (see ``measuredFramesPerSecond``).
     public var framesPerSecond: Double { measuredFramesPerSecond ?? 30 }
@@ -132,6 +136,7 @@ public final class CameraSource: FrameSource, @unchecked Sendable {
     /// Frames captured by the loop, and of those, how many were replaced by a newer one before the
     /// consumer took them.
     public var capturedFrameCount: Int { state.withLock { $0.captured } }
+    /// Frames dropped so far because a newer one arrived before they were read.
     public var droppedFrameCount: Int { state.withLock { $0.dropped } }
 
     /// The rate frames have arrived at, once two have.

@@ -15,19 +15,30 @@
 /// A `.raw` file is one ASCII header line, then the buffer's bytes:
 /// `FOCALRAW 1 <fourcc> <width> <height> <bytesPerLine> <byteCount> <timestamp>\n`.
 public final class CaptureStore {
+    /// The folder the pairs and the manifest are written to.
     public let folder: String
     /// Set by tests: fail after the first file of a pair is written.
     var failBetweenFiles = false
 
+    /// One RAW + processed pair in the manifest.
     public struct Entry: Codable, Sendable, Equatable {
+        /// The pair's identifier, also the stem of its file names.
         public var id: String
+        /// The RAW file's name, in the folder.
         public var raw: String
+        /// The processed JPEG's name, in the folder.
         public var processed: String
+        /// The RAW file's pixel format, as a FourCC.
         public var pixelFormat: String
+        /// Width in pixels.
         public var width: Int
+        /// Height in pixels.
         public var height: Int
+        /// Bytes per row of the RAW file.
         public var bytesPerLine: Int
+        /// When the frame was captured, in seconds.
         public var timestamp: Double
+        /// The driver's sequence number of the frame.
         public var sequence: Int
     }
 
@@ -37,6 +48,7 @@ public final class CaptureStore {
         try FileAccess.requireFolder(of: self.folder + "/manifest.json", operation: "open capture folder")
     }
 
+    /// The manifest's path: every pair, as JSON.
     public var manifestPath: String { folder + "/manifest.json" }
 
     /// The pairs saved so far, oldest first.

@@ -20,6 +20,7 @@ public struct FramePipeline: Sendable, Hashable {
         var height: Int
     }
 
+    /// A pipeline that turns frames by `orientation`, mirrors them if asked, applies `filters` in order, and fits them into `fitSize` (letterboxed), in that order.
     public init(
         orientation: Orientation = .up, mirrored: Bool = false, filters: [FrameFilter] = [],
         fitSize: (width: Int, height: Int)? = nil
@@ -30,6 +31,7 @@ public struct FramePipeline: Sendable, Hashable {
         self.fitSize = fitSize
     }
 
+    /// The frame after every step of the pipeline.
     public func apply(to frame: Frame) throws(FocalError) -> Frame {
         var result = frame
         if mirrored {

@@ -7,6 +7,7 @@ public final class ScriptedCamera: CameraDevice, @unchecked Sendable {
     /// Renders frame `index` in `format` at the current exposure (nil if never set).
     public typealias Render = @Sendable (_ format: CameraFormat, _ index: Int, _ exposure: Int?) -> [UInt8]
 
+    /// The device path the camera reports.
     public let path: String
     public let name: String
     private let offered: [CameraFormat]
@@ -74,6 +75,7 @@ public final class ScriptedCamera: CameraDevice, @unchecked Sendable {
         return nearest
     }
 
+    /// Starts delivering frames (or throws the start failure it was given).
     public func startStreaming(bufferCount: Int) throws(FocalError) {
         if let startFailure { throw startFailure }
         try state.withLock { (state) throws(FocalError) in
@@ -105,10 +107,12 @@ public final class ScriptedCamera: CameraDevice, @unchecked Sendable {
         return CameraBuffer(format: format, bytes: bytes, timestamp: timestamp, sequence: index)
     }
 
+    /// Stops delivering frames.
     public func stopStreaming() { state.withLock { $0.streaming = false } }
 
     public func exposureRange() -> ClosedRange<Int>? { exposureLimits }
 
+    /// Records the exposure, within the range it was given.
     public func setExposure(_ value: Int) throws(FocalError) {
         guard let exposureLimits else {
             throw FocalError(

@@ -9,12 +9,16 @@ import CFocal
 /// A V4L2 camera (`/dev/videoN`) through libv4l2, which also converts exotic camera formats into
 /// common ones. Owns the device: closing happens when it is released.
 public final class V4L2Camera: CameraDevice {
+    /// The device's path, such as `/dev/video0`.
     public let path: String
     public let name: String
     private let handle: OpaquePointer
     private var streaming: CameraFormat?
     private var format: CameraFormat?
 
+    /// Opens the V4L2 device at `path` and reads the formats it offers.
+    ///
+    /// - Throws: `.fileNotFound`, `.permissionDenied`, `.deviceBusy`, or `.unsupportedFormat` for a device that does not capture video.
     public init(path: String) throws(FocalError) {
         var camera: OpaquePointer?
         let status = cfocal_camera_open(path, &camera)
@@ -69,6 +73,7 @@ public final class V4L2Camera: CameraDevice {
         return negotiated
     }
 
+    /// Maps `bufferCount` driver buffers and starts streaming into them.
     public func startStreaming(bufferCount: Int) throws(FocalError) {
         guard let format else {
             throw FocalError(.invalidArgument, operation: "start camera", path: path, reason: "set a format first")
@@ -91,6 +96,7 @@ public final class V4L2Camera: CameraDevice {
         return CameraBuffer(format: format, bytes: bytes, timestamp: buffer.timestamp, sequence: Int(buffer.sequence))
     }
 
+    /// Stops streaming and unmaps the buffers.
     public func stopStreaming() {
         _ = cfocal_camera_stop(handle)
         streaming = nil
@@ -104,6 +110,7 @@ public final class V4L2Camera: CameraDevice {
         return Int(low)...Int(high)
     }
 
+    /// Switches to manual exposure and sets it, in 100 µs units.
     public func setExposure(_ value: Int) throws(FocalError) {
         let status = cfocal_camera_set_exposure(handle, Int32(value))
         guard status == CFOCAL_OK else { throw Self.error(status, operation: "set camera exposure", path: path) }

@@ -4,6 +4,7 @@ import Synchronization
 /// the frames at the video's frame rate (or as fast as they decode), and starts over at the end,
 /// as a camera never runs out. For samples, demos and pipelines developed away from a camera.
 public final class VideoFileCamera: CameraDevice, @unchecked Sendable {
+    /// The video file that stands in for a camera.
     public let path: String
     public var name: String { "video file " + (path.split(separator: "/").last.map(String.init) ?? path) }
     private let realTime: Bool
@@ -40,6 +41,7 @@ public final class VideoFileCamera: CameraDevice, @unchecked Sendable {
         return format
     }
 
+    /// Starts delivering the video's frames.
     public func startStreaming(bufferCount: Int) throws(FocalError) { state.withLock { $0.streaming = true } }
 
     public func nextBuffer(timeout: Double) throws(FocalError) -> CameraBuffer? {
@@ -75,8 +77,10 @@ public final class VideoFileCamera: CameraDevice, @unchecked Sendable {
         }
     }
 
+    /// Stops delivering frames.
     public func stopStreaming() { state.withLock { $0.streaming = false } }
     public func exposureRange() -> ClosedRange<Int>? { nil }
+    /// A video has no exposure to set: always throws `.unavailable`.
     public func setExposure(_ value: Int) throws(FocalError) {
         throw FocalError(
             .unavailable, operation: "set camera exposure", path: path, reason: "a video file has no exposure control")

@@ -10,7 +10,9 @@ import CFocal
 /// With ``DetectorOptions/tracking`` on, a detector remembers the previous frame to keep tracking
 /// IDs stable: use one detector per stream. A detector belongs to one task at a time.
 public final class Detector {
+    /// What the detector finds.
     public let type: FeatureType
+    /// How it looks, checked when it was made.
     public let options: DetectorOptions
     private var tracker = FeatureTracker()
     private var previousQuads: [Quad] = []

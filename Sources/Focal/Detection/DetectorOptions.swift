@@ -74,6 +74,7 @@ public struct DetectorOptions: Sendable, Equatable {
     /// Settings for text detectors only.
     public var text = TextDetectionOptions()
 
+    /// Options with Vision's defaults; each parameter sets the property of the same meaning.
     public init(
         accuracy: Accuracy = .high, minimumAspectRatio: Double = 0.3, maximumAspectRatio: Double = 1.0,
         minimumSize: Double = 0.15, maximumFeatureCount: Int = 1, quadratureTolerance: Double = 30,

@@ -1,8 +1,12 @@
 /// What a ``Detector`` looks for.
 public enum FeatureType: String, Sendable, Codable, CaseIterable {
+    /// Documents, cards, receipts: four-cornered pages in perspective.
     case rectangle
+    /// Lines of text (segments by default), with their words.
     case text
+    /// Faces, with eyes and mouth where found.
     case face
+    /// QR codes, with their decoded message.
     case qrCode = "qr"
 }
 
@@ -12,6 +16,7 @@ public enum FeatureType: String, Sendable, Codable, CaseIterable {
 /// bottom-left). Downcast to ``RectangleFeature``, ``TextFeature``, ``FaceFeature`` or
 /// ``QRCodeFeature`` for the rest, or use ``AnyFeature`` to encode a mixed list.
 public protocol Feature: Sendable, Codable {
+    /// What kind of feature this is.
     var type: FeatureType { get }
     /// The axis-aligned box around the feature.
     var bounds: Rect { get }
@@ -23,24 +28,32 @@ public protocol Feature: Sendable, Codable {
 
 /// A feature outlined by four corners in perspective: documents, text, QR codes.
 public protocol QuadFeature: Feature {
+    /// The feature's corners, clockwise from the top-left.
     var quad: Quad { get }
 }
 
 extension QuadFeature {
+    /// The top-left corner.
     public var topLeft: Point { quad.topLeft }
+    /// The top-right corner.
     public var topRight: Point { quad.topRight }
+    /// The bottom-right corner.
     public var bottomRight: Point { quad.bottomRight }
+    /// The bottom-left corner.
     public var bottomLeft: Point { quad.bottomLeft }
     public var bounds: Rect { quad.bounds }
 }
 
 /// A document, card, screen or sign: four corners in perspective.
 public struct RectangleFeature: QuadFeature, Equatable, Hashable {
+    /// Always ``FeatureType/rectangle``.
     public var type: FeatureType { .rectangle }
+    /// The page's corners.
     public var quad: Quad
     public var confidence: Double
     public var trackingID: Int?
 
+    /// A page at `quad`, as sure as `confidence` (0…1), on track `trackingID`.
     public init(quad: Quad, confidence: Double, trackingID: Int? = nil) {
         self.quad = quad
         self.confidence = confidence
@@ -67,13 +80,16 @@ public struct RectangleFeature: QuadFeature, Equatable, Hashable {
 
 /// A line of text (or, as a sub-feature, a word or a character), following the text's slant.
 public struct TextFeature: QuadFeature, Equatable, Hashable {
+    /// Always ``FeatureType/text``.
     public var type: FeatureType { .text }
+    /// The line's corners, following the page's perspective.
     public var quad: Quad
     public var confidence: Double
     public var trackingID: Int?
     /// Words within a line, characters within a word, where the detector finds them.
     public var subFeatures: [TextFeature]
 
+    /// A line of text at `quad`, with its words (and characters) as `subFeatures`.
     public init(quad: Quad, confidence: Double, trackingID: Int? = nil, subFeatures: [TextFeature] = []) {
         self.quad = quad
         self.confidence = confidence
@@ -103,15 +119,19 @@ public struct TextFeature: QuadFeature, Equatable, Hashable {
 
 /// A face, with its eyes and mouth where the detector finds them.
 public struct FaceFeature: Feature, Equatable, Hashable {
+    /// Always ``FeatureType/face``.
     public var type: FeatureType { .face }
     public var bounds: Rect
     public var confidence: Double
     public var trackingID: Int?
     /// The eye on the image's left (the person's right eye, for a face looking at the camera).
     public var leftEyePosition: Point?
+    /// The right eye's centre (the person's right), if found.
     public var rightEyePosition: Point?
+    /// The mouth's centre, if found.
     public var mouthPosition: Point?
 
+    /// A face in `bounds`, with its eyes and mouth where found.
     public init(
         bounds: Rect, confidence: Double, trackingID: Int? = nil, leftEyePosition: Point? = nil,
         rightEyePosition: Point? = nil, mouthPosition: Point? = nil
@@ -124,8 +144,11 @@ public struct FaceFeature: Feature, Equatable, Hashable {
         self.mouthPosition = mouthPosition
     }
 
+    /// Whether the left eye was found, as CIFaceFeature reports it.
     public var hasLeftEyePosition: Bool { leftEyePosition != nil }
+    /// Whether the right eye was found.
     public var hasRightEyePosition: Bool { rightEyePosition != nil }
+    /// Whether the mouth was found.
     public var hasMouthPosition: Bool { mouthPosition != nil }
 
     enum CodingKeys: String, CodingKey { case type, corners, bounds, confidence, trackID, leftEye, rightEye, mouth }
@@ -155,13 +178,16 @@ public struct FaceFeature: Feature, Equatable, Hashable {
 
 /// A QR code: its corners and, when it could be read, its message.
 public struct QRCodeFeature: QuadFeature, Equatable, Hashable {
+    /// Always ``FeatureType/qrCode``.
     public var type: FeatureType { .qrCode }
+    /// The code's corners.
     public var quad: Quad
     /// The decoded text, or nil if the code was located but not read.
     public var messageString: String?
     public var confidence: Double
     public var trackingID: Int?
 
+    /// A QR code at `quad` whose message is `messageString` (nil where it could not be decoded).
     public init(quad: Quad, messageString: String?, confidence: Double = 1, trackingID: Int? = nil) {
         self.quad = quad
         self.messageString = messageString
@@ -191,8 +217,10 @@ public struct QRCodeFeature: QuadFeature, Equatable, Hashable {
 
 /// Any feature, for encoding and decoding mixed lists: `{"type": "rectangle", "corners": …}`.
 public struct AnyFeature: Codable, Sendable {
+    /// The feature itself.
     public var base: any Feature
 
+    /// `base`, for encoding or decoding whatever its type.
     public init(_ base: any Feature) { self.base = base }
 
     enum CodingKeys: String, CodingKey { case type }

@@ -74,6 +74,7 @@ public struct TextDetectionOptions: Sendable, Equatable {
     /// `share/focal/models` under the program's prefix, `/usr/local` and `/usr`.
     public var modelPath: String? = nil
 
+    /// Text options with their defaults; each parameter sets the property of the same name.
     public init(
         searchesDocuments: Bool = true, maximumLineCount: Int = 1000, minimumContrast: Double = 20,
         maximumWordGap: Double = 0.6, grouping: LineGrouping = .segments, maximumSegmentGap: Double = 1.5,

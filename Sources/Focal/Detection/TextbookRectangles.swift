@@ -4,6 +4,7 @@ import CFocal
 /// contour that approxPolyDP reduces to four points), kept as the baseline Focal's own detector is
 /// measured against.
 public enum TextbookRectangles {
+    /// The largest bright four-sided contour of Canny's edges, as the textbook recipe finds it (for comparison, not for use).
     public static func detect(in frame: Frame) throws(FocalError) -> [RectangleFeature] {
         var result = cfocal_quad()
         var count: Int32 = 0

@@ -9,6 +9,7 @@
 /// Match on ``kind`` to react to a class of failure; show ``description`` to a person. It reads as
 /// a sentence naming the operation, the path and the reason OpenCV, libav or the system gave.
 public struct FocalError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+    /// What went wrong, for a program to act on.
     public enum Kind: String, Sendable, Equatable, Codable {
         /// The file or device does not exist.
         case fileNotFound
@@ -47,6 +48,7 @@ public struct FocalError: Error, Sendable, Equatable, CustomStringConvertible, L
         case `internal`
     }
 
+    /// What went wrong.
     public let kind: Kind
     /// What Focal was doing, as a verb phrase: "read image", "open video", "write video".
     public let operation: String
@@ -55,6 +57,7 @@ public struct FocalError: Error, Sendable, Equatable, CustomStringConvertible, L
     /// Why it failed, in the words of the layer that failed (OpenCV, libav, the system).
     public let reason: String
 
+    /// An error of `kind` while doing `operation` (a verb phrase: "read image") on `path`, because of `reason`.
     public init(_ kind: Kind, operation: String, path: String? = nil, reason: String) {
         self.kind = kind
         self.operation = operation

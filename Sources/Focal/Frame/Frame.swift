@@ -15,8 +15,11 @@ import CFocal
 /// Coordinates are image pixels with the origin at the top-left, y growing downwards and pixel
 /// centres at integers (OpenCV's convention; Core Image's origin is bottom-left).
 public struct Frame: Sendable {
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
+    /// How the pixels are stored.
     public let format: PixelFormat
     /// Seconds from the start of the stream, for frames from a video or camera.
     public var timestamp: Double?

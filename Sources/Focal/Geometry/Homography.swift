@@ -2,13 +2,16 @@ import CFocal
 
 /// A 3×3 projective transform between two planes (row-major), as OpenCV's perspective functions use.
 public struct Homography: Sendable, Hashable, Codable {
+    /// The 3 × 3 matrix, row by row.
     public var matrix: [Double]
 
+    /// The homography of a 3 × 3 matrix given row by row.
     public init(matrix: [Double]) {
         precondition(matrix.count == 9, "a homography has 9 entries")
         self.matrix = matrix
     }
 
+    /// The homography that moves nothing.
     public static let identity = Homography(matrix: [1, 0, 0, 0, 1, 0, 0, 0, 1])
 
     /// The homography taking the four source points onto the four destination points.

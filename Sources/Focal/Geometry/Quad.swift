@@ -1,11 +1,16 @@
 /// Four corners of a quadrilateral in image pixels, always topLeft, topRight, bottomRight,
 /// bottomLeft: clockwise on screen (y down).
 public struct Quad: Sendable, Hashable, Codable {
+    /// The top-left corner.
     public var topLeft: Point
+    /// The top-right corner.
     public var topRight: Point
+    /// The bottom-right corner.
     public var bottomRight: Point
+    /// The bottom-left corner.
     public var bottomLeft: Point
 
+    /// The quad with these corners, clockwise on screen from the top-left.
     public init(topLeft: Point, topRight: Point, bottomRight: Point, bottomLeft: Point) {
         self.topLeft = topLeft
         self.topRight = topRight
@@ -65,6 +70,7 @@ public struct Quad: Sendable, Hashable, Codable {
         return sum / 2
     }
 
+    /// The area enclosed, in square pixels.
     public var area: Double { abs(signedArea) }
 
     /// The mean of the corners.

@@ -3,7 +3,16 @@ import CFocal
 /// Image file formats Focal reads and writes (through OpenCV's codecs): every format Debian's
 /// OpenCV reads, so that a file of any of them is an image to every command, never a video.
 public enum ImageFormat: String, Sendable, Codable, CaseIterable {
-    case jpeg, png, tiff, webp, bmp
+    /// JPEG (`.jpg`, `.jpeg`).
+    case jpeg
+    /// PNG.
+    case png
+    /// TIFF (`.tif`, `.tiff`).
+    case tiff
+    /// WebP.
+    case webp
+    /// Windows bitmap.
+    case bmp
     /// Netpbm's portable bitmap, greymap, pixmap and arbitrary map (.pbm, .pgm, .ppm, .pnm, .pam).
     case portableAnymap
     /// JPEG 2000 (.jp2), through OpenJPEG.

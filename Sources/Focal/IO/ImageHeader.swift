@@ -1,8 +1,11 @@
 /// An encoded image's format and pixel size, read from its header without decoding: enough to
 /// refuse a decompression bomb (a small file that decodes to gigabytes) before it is decoded.
 public struct ImageHeader: Sendable, Equatable {
+    /// The image's format.
     public var format: ImageFormat
+    /// The width the header claims.
     public var width: Int
+    /// The height the header claims.
     public var height: Int
 
     /// Reads JPEG (SOF markers), PNG (IHDR), WebP (VP8, VP8L, VP8X), BMP and TIFF (first IFD)
@@ -98,6 +101,7 @@ public struct ImageHeader: Sendable, Equatable {
         return overflow ? .max : product
     }
 
+    /// A header of `format` claiming `width` × `height`.
     public init(format: ImageFormat, width: Int, height: Int) {
         self.format = format
         self.width = width

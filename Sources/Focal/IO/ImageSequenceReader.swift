@@ -8,9 +8,13 @@
 /// natural order (frame2 before frame10). Every frame takes the first image's size: images of
 /// another size are fitted into it (letterboxed).
 public final class ImageSequenceReader: FrameSource {
+    /// The images, in natural order (`frame2` before `frame10`).
     public let paths: [String]
+    /// The first image's width; later images are letterboxed to it.
     public let width: Int
+    /// The first image's height.
     public let height: Int
+    /// The rate given to the frames.
     public let framesPerSecond: Double
     public var frameCount: Int? { paths.count }
     private var index = 0

@@ -25,16 +25,21 @@ public struct ScanPDF: Sendable {
 
     /// A page size in PDF points (1/72 inch).
     public struct PageSize: Sendable, Equatable, CustomStringConvertible {
+        /// Width in points (1/72 inch).
         public var width: Double
+        /// Height in points.
         public var height: Double
         /// "A4", "US Letter" (either way round), or nil for a size of the scan's own proportions.
         public var name: String?
 
+        /// ISO A4, 210 × 297 mm.
         public static let a4 = PageSize(width: 595.276, height: 841.89, name: "A4")
+        /// US Letter, 8.5 × 11 inches.
         public static let usLetter = PageSize(width: 612, height: 792, name: "US Letter")
         /// How close, as a ratio, a scan's proportions must be to a standard size to be given it.
         public static let snapTolerance = 0.02
 
+        /// A page of `width` × `height` points, named `name` where it is a standard size.
         public init(width: Double, height: Double, name: String? = nil) {
             self.width = width
             self.height = height

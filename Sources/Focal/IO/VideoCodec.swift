@@ -37,5 +37,22 @@ public enum VideoCodec: String, Sendable, Codable, CaseIterable {
 
 /// x264/x265 speed presets: each step faster encodes quicker and makes bigger files at the same quality.
 public enum EncoderPreset: String, Sendable, Codable, CaseIterable {
-    case ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, veryslow
+    /// The fastest, largest files.
+    case ultrafast
+    /// Very fast.
+    case superfast
+    /// Fast, and Focal's default: a good balance for live overlays.
+    case veryfast
+    /// Faster than `fast`.
+    case faster
+    /// Fast.
+    case fast
+    /// x264's default.
+    case medium
+    /// Smaller files, slower.
+    case slow
+    /// Smaller still, slower still.
+    case slower
+    /// The smallest files x264 makes at a quality.
+    case veryslow
 }

@@ -11,7 +11,9 @@ import CFocal
 public final class VideoReader {
     /// The file read, or the name given to a video read from memory.
     public let path: String
+    /// The frames' width in pixels.
     public let width: Int
+    /// The frames' height in pixels.
     public let height: Int
     /// Frames per second as the container states it (or as FFmpeg guesses it).
     public let framesPerSecond: Double
@@ -21,6 +23,7 @@ public final class VideoReader {
     public let duration: Double?
     /// The decoder's name, such as "h264".
     public let codecName: String
+    /// The format ``read()`` returns frames in.
     public let pixelFormat: PixelFormat
     /// Frames returned so far.
     public private(set) var framesRead = 0
@@ -113,6 +116,7 @@ public final class VideoReader {
     /// The frames as an asynchronous sequence. Each step decodes on the calling task.
     public var frames: Frames { Frames(reader: self) }
 
+    /// The frames of a reader, as an `AsyncSequence` (`for try await frame in reader.frames`).
     public struct Frames: AsyncSequence {
         public typealias Element = Frame
         let reader: VideoReader

@@ -11,6 +11,7 @@ import CFocal
 public final class VideoWriter {
     /// Encoder settings, with defaults that suit overlays and scans.
     public struct Settings: Sendable, Equatable {
+        /// The video codec.
         public var codec: VideoCodec
         /// x264/x265 speed preset; faster presets make larger files. `.veryfast` keeps encoding from
         /// dominating a detection pipeline.
@@ -34,6 +35,7 @@ public final class VideoWriter {
         /// on can help on many-core machines where the encoding threads are the bottleneck.
         public var lookaheadThread: Bool
 
+        /// Encoder settings; each parameter sets the property of the same name.
         public init(
             codec: VideoCodec = .h264, preset: EncoderPreset = .veryfast, quality: Int = 23,
             bitRate: Int? = nil, threads: Int = 0, lookahead: Int? = nil, bFrames: Int? = nil,
@@ -62,10 +64,15 @@ public final class VideoWriter {
         public static var compact: Settings { Settings() }
     }
 
+    /// Where the file appears once ``finish()`` succeeds.
     public let path: String
+    /// The frames' width in pixels.
     public let width: Int
+    /// The frames' height in pixels.
     public let height: Int
+    /// The video's frame rate.
     public let framesPerSecond: Double
+    /// The encoder settings.
     public let settings: Settings
     /// Frames appended so far.
     public private(set) var framesWritten = 0

@@ -3,12 +3,14 @@
 public struct LabelStyle: Sendable, Hashable {
     /// Capital-letter height in pixels.
     public var size: Double
+    /// The text's colour.
     public var textColor: Color
     /// The badge behind the text; translucent so the frame shows through.
     public var background: Color
     /// Space between the text and the badge's edge, in pixels.
     public var padding: Double
 
+    /// A label style of text `size` pixels tall, on `background`, with `padding` pixels round the text.
     public init(
         size: Double = 14, textColor: Color = .white, background: Color = Color(white: 0.08, alpha: 0.7), padding: Double = 5
     ) {

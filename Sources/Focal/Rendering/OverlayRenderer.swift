@@ -5,9 +5,13 @@ public struct OverlayRenderer: Sendable {
     /// Colours and sizes. The defaults read on white paper and on dark tables alike: a saturated
     /// outline with a dark halo under it, and labels on dark translucent badges.
     public struct Style: Sendable, Hashable {
+        /// Documents' colour.
         public var rectangleColor: Color = Color(red: 0.1, green: 0.8, blue: 0.35)
+        /// Text lines' colour.
         public var textColor: Color = Color(red: 1, green: 0.62, blue: 0.05)
+        /// Faces' colour.
         public var faceColor: Color = Color(red: 0.2, green: 0.6, blue: 1)
+        /// QR codes' colour.
         public var qrCodeColor: Color = Color(red: 0.85, green: 0.3, blue: 0.95)
         /// Opacity of the fill inside each feature, 0…1.
         public var fillOpacity: Double = 0.18
@@ -18,11 +22,14 @@ public struct OverlayRenderer: Sendable {
         /// Draw a label with type, tracking ID and confidence.
         public var showsLabels: Bool = true
 
+        /// The default style.
         public init() {}
     }
 
+    /// How features are drawn.
     public var style: Style
 
+    /// A renderer drawing in `style`.
     public init(style: Style = Style()) { self.style = style }
 
     /// Draws each feature onto frame. `note` is added to a feature's label (sharpness, say).

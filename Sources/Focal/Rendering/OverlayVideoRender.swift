@@ -6,14 +6,17 @@ import Dispatch
 /// own, detection and drawing on the calling thread, and encoding on others. Frames stay in
 /// order, and memory stays flat however long the video.
 public final class OverlayVideoRender {
+    /// What a render detects and how it draws and encodes.
     public struct Options: Sendable {
         /// What to detect and draw; empty draws only the info badge.
         public var types: [FeatureType] = [.rectangle]
+        /// The detectors' options; tracking is switched on for streams.
         public var detector = DetectorOptions(maximumFeatureCount: 4)
         /// Applied to each frame (after detection, which sees the original) before drawing.
         public var filters: [FrameFilter] = []
         /// Fit every frame into this size, letterboxed; nil keeps the source's size.
         public var outputSize: (width: Int, height: Int)?
+        /// How features are drawn.
         public var style = OverlayRenderer.Style()
         /// The encoder. The default holds few frames (``VideoWriter/Settings/lowMemory``): the
         /// render streams, so x264's B-frames and long lookahead would cost memory for smaller files.
@@ -34,13 +37,19 @@ public final class OverlayVideoRender {
         /// wants: it keeps only its newest frame, and frames read ahead would be stale.
         public var framesReadAhead = 1
 
+        /// The defaults: documents, steadied, with the info badge, into lean H.264.
         public init() {}
     }
 
+    /// How far a render has come.
     public struct Progress: Sendable {
+        /// Frames drawn and queued for the encoder.
         public var framesDone: Int
+        /// Frames in the source, when it says.
         public var frameCount: Int?
+        /// Seconds since the render started.
         public var seconds: Double
+        /// Frames drawn per second so far.
         public var framesPerSecond: Double { seconds > 0 ? Double(framesDone) / seconds : 0 }
         /// Seconds left at the current rate, if the frame count is known.
         public var remaining: Double? {
@@ -49,9 +58,13 @@ public final class OverlayVideoRender {
         }
     }
 
+    /// What a finished render did.
     public struct Summary: Sendable {
+        /// Frames written.
         public var frames: Int
+        /// Documents outlined (see ``OverlayFrameRenderer/documentCount``).
         public var documents: Int
+        /// Seconds the render took.
         public var seconds: Double
         /// Each document's sharpest frame, when ``Options/marksSharpest`` is on.
         public var sharpestFrames: [Int: Int]

@@ -15,6 +15,7 @@ public struct SharpnessOptions: Sendable, Hashable {
     /// Default 512.
     public var regionSize: Int
 
+    /// Options; each parameter sets the property of the same name.
     public init(workingSize: Int? = 1280, noiseSuppression: Double = 0, regionSize: Int = 512) {
         self.workingSize = workingSize
         self.noiseSuppression = noiseSuppression
@@ -29,9 +30,12 @@ public struct SharpnessOptions: Sendable, Hashable {
 
 /// A sharpness measurement: the spread of the Laplacian. Higher is sharper.
 public struct SharpnessScore: Sendable, Hashable, Codable, Comparable {
+    /// The variance of the Laplacian: higher is sharper.
     public var variance: Double
+    /// Its square root, in grey levels.
     public var standardDeviation: Double { variance.squareRoot() }
 
+    /// A score of `variance`.
     public init(variance: Double) { self.variance = variance }
 
     public static func < (a: SharpnessScore, b: SharpnessScore) -> Bool { a.variance < b.variance }

@@ -1,16 +1,21 @@
 /// A document seen in a stream, from its first frame to its last, with its sharpest frame.
 public struct DocumentScan: Sendable {
+    /// The document's track.
     public var trackingID: Int
+    /// The first frame the document was seen in.
     public var firstFrame: Int
+    /// The last frame the document was seen in.
     public var lastFrame: Int
     /// The index of the frame where the document was sharpest (measured inside the document).
     public var bestFrame: Int
+    /// Its sharpness on the best frame, measured inside the document.
     public var sharpness: SharpnessScore
     /// The document's corners in the best frame.
     public var quad: Quad
     /// The best frame as it was read.
     public var frame: Frame
 
+    /// A scan with these values; ``DocumentScanner`` makes them.
     public init(
         trackingID: Int, firstFrame: Int, lastFrame: Int, bestFrame: Int, sharpness: SharpnessScore, quad: Quad, frame: Frame
     ) {
@@ -49,6 +54,7 @@ public struct DocumentScan: Sendable {
 /// for scan in scanner.finish() { … }
 /// ```
 public final class DocumentScanner {
+    /// How frames are compared to find each document's sharpest.
     public let sharpness: SharpnessOptions
     /// Frames a document may go unseen (detection blinks, a hand passes over it) before it counts
     /// as gone. Raising it bridges longer gaps and reports documents later.

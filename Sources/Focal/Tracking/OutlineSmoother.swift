@@ -12,6 +12,7 @@
 /// ``Mode-swift.enum/causal`` runs a one-euro filter (Casiez et al., CHI 2012) on each corner:
 /// heavy smoothing while the page is still, almost none while it moves.
 public struct OutlineSmoother: Sendable {
+    /// How outlines are steadied: for files, or for live cameras.
     public enum Mode: Sendable, Equatable {
         /// For files: each outline is a straight-line fit of its track's detections over `radius`
         /// frames before and after it. The outline is drawn `radius` frames after its frame is
@@ -24,6 +25,7 @@ public struct OutlineSmoother: Sendable {
         case causal
     }
 
+    /// How outlines are steadied.
     public var mode: Mode
     /// Detections a track needs within the window (centered) or so far (causal) before it is
     /// drawn. Raising it hides more one-off false detections, and a new document's first frames.
@@ -40,6 +42,7 @@ public struct OutlineSmoother: Sendable {
     /// Frames per second of the stream, for the causal filter's time steps.
     public var framesPerSecond: Double
 
+    /// A smoother in `mode` for a stream of `framesPerSecond`.
     public init(mode: Mode, framesPerSecond: Double = 30) {
         self.mode = mode
         self.framesPerSecond = framesPerSecond > 0 ? framesPerSecond : 30

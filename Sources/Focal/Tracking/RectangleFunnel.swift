@@ -16,6 +16,7 @@ public struct RectangleFunnel: Sendable {
     private var recent: [Quad] = []
     private var shown: Quad?
 
+    /// A funnel with these settings; each parameter sets the property of the same name.
     public init(capacity: Int = 8, minimumCount: Int = 3, minimumMatches: Int = 3, matchingDistance: Double = 40) {
         self.capacity = capacity
         self.minimumCount = minimumCount
