@@ -30,8 +30,9 @@ struct FlattenCommand: ParsableCommand {
         parsing: .unconditional,
         help: ArgumentHelp(
             "Eight numbers, x,y of the top-left, top-right, bottom-right and bottom-left corners (or JSON: [[x1,y1],…]).",
-            valueName: "x1,y1,…,x4,y4"))
-    var corners: String
+            valueName: "x1,y1,…,x4,y4"),
+        transform: FlattenCommand.parseCorners)
+    var corners: Quad
 
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write the scan (.jpg or .png).", valueName: "path"))
     var output: String
@@ -39,10 +40,8 @@ struct FlattenCommand: ParsableCommand {
     @Option(help: ArgumentHelp("none, color, gray or bw: shading and shadows removed, the paper whitened.", valueName: "mode"))
     var enhance: ScanEnhancement = .none
 
-    func validate() throws { _ = try quad() }
-
-    func quad() throws -> Quad {
-        guard let quad = Quad(commaSeparated: corners) else {
+    static func parseCorners(_ text: String) throws -> Quad {
+        guard let quad = Quad(commaSeparated: text) else {
             throw ValidationError("--corners takes eight numbers, x,y of each corner: --corners 10,20,500,25,490,700,15,690")
         }
         return quad
@@ -53,7 +52,7 @@ struct FlattenCommand: ParsableCommand {
         do {
             let frame = try Frame(contentsOf: input).oriented()
             let flat: Frame
-            do { flat = try frame.flattened(through: try quad()).enhanced(enhance) } catch let error as FocalError {
+            do { flat = try frame.flattened(through: corners).enhanced(enhance) } catch {
                 throw error.about(input)
             }
             try flat.write(to: output, quality: 0.92)

@@ -1,7 +1,8 @@
 import CFocal
 
-/// What ``DetectorOptions/Accuracy`` means to the document search, in one table: the shim is told
-/// each of these, and derives none of them from another.
+/// What ``DetectorOptions/Accuracy`` means to every detector, in one table: the document search's
+/// working size and page network, whether faces get their eyes and mouth, and which engine finds
+/// text. The shim is told each of these, and derives none of them from another.
 struct AccuracyProfile: Sendable {
     /// Long side of the image candidates are found on, in pixels.
     var workingSize: Int
@@ -25,17 +26,23 @@ struct AccuracyProfile: Sendable {
     /// Straight edges tried for quads when nothing else convinced: more at a larger working size,
     /// where a page's sides break into more pieces.
     var straightEdgeCount: Int
+    /// Whether each face found is searched again for its eyes and mouth (two more cascades on
+    /// the face's upper and lower part, about a third more time).
+    var findsFaceLandmarks: Bool
+    /// Whether text is found by PP-OCRv4's network (`ppocr-v4-det.onnx`, 0.2–0.7 s a frame) rather
+    /// than the classical engine (about 12 ms a 720p frame in a stream).
+    var usesTextNetwork: Bool
 
     static func of(_ accuracy: DetectorOptions.Accuracy) -> AccuracyProfile {
         switch accuracy {
         case .low:
             AccuracyProfile(
                 workingSize: 320, pageModelInput: 160, pageModelView: CFOCAL_PAGE_VIEW_PROPORTIONAL, outlineLines: false,
-                straightEdgeCount: 10)
+                straightEdgeCount: 10, findsFaceLandmarks: false, usesTextNetwork: false)
         case .high:
             AccuracyProfile(
                 workingSize: 640, pageModelInput: 192, pageModelView: CFOCAL_PAGE_VIEW_TILED, outlineLines: true,
-                straightEdgeCount: 14)
+                straightEdgeCount: 14, findsFaceLandmarks: true, usesTextNetwork: true)
         }
     }
 }

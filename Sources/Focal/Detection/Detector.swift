@@ -214,7 +214,7 @@ enum FaceSearch {
         try frame.withShimImage { (image) throws(FocalError) in
             try check(
                 cfocal_detect_faces(
-                    &image, folder, minimumSide, options.accuracy == .high ? 1 : 0, &results,
+                    &image, folder, minimumSide, AccuracyProfile.of(options.accuracy).findsFaceLandmarks ? 1 : 0, &results,
                     Int32(results.count), &count), "detect faces", path: folder)
         }
         return results.prefix(Int(count)).compactMap { r in

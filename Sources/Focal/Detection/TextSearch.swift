@@ -15,7 +15,7 @@ final class TextSearch {
 
     init(options: DetectorOptions) throws(FocalError) {
         self.options = options
-        model = options.accuracy == .high ? try TextModel.borrow(path: options.text.modelPath) : nil
+        model = AccuracyProfile.of(options.accuracy).usesTextNetwork ? try TextModel.borrow(path: options.text.modelPath) : nil
         pages =
             options.text.searchesDocuments
             ? try Detector(
