@@ -44,7 +44,8 @@ struct CaptureCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("How many pairs to capture (without --burst).", valueName: "n"))
     var shots: Int = 1
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Capture a burst of n frames and rank them by sharpness.", valueName: "n"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Capture a burst of n frames and rank them by sharpness.", valueName: "n"))
     var burst: Int?
 
     @Option(

@@ -23,7 +23,10 @@ struct FlattenCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The photo (JPEG, PNG, TIFF, WebP, BMP, or another format OpenCV reads: Netpbm, JPEG 2000, OpenEXR, Radiance HDR, Sun raster).", valueName: "image"))
+    @Argument(
+        help: ArgumentHelp(
+            "The photo (JPEG, PNG, TIFF, WebP, BMP, or another format OpenCV reads: Netpbm, JPEG 2000, OpenEXR, Radiance HDR, Sun raster).",
+            valueName: "image"))
     var input: String
 
     @Option(
@@ -34,7 +37,8 @@ struct FlattenCommand: ParsableCommand {
         transform: FlattenCommand.parseCorners)
     var corners: Quad
 
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write the scan (.jpg or .png).", valueName: "path"))
+    @Option(
+        name: [.short, .customLong("output")], help: ArgumentHelp("Where to write the scan (.jpg or .png).", valueName: "path"))
     var output: String
 
     @Option(help: ArgumentHelp("none, color, gray or bw: shading and shadows removed, the paper whitened.", valueName: "mode"))

@@ -61,4 +61,3 @@ struct OutputFolderError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
-

@@ -76,13 +76,16 @@ struct OverlayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Encoder speed preset for H.264/H.265, ultrafast … veryslow.", valueName: "preset"))
     var preset: EncoderPreset = .veryfast
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Constant rate factor: lower is better quality and bigger files.", valueName: "crf"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Constant rate factor: lower is better quality and bigger files.", valueName: "crf"))
     var quality: Int = 23
 
     @Option(help: ArgumentHelp("Read from a V4L2 camera such as /dev/video0 instead of a file.", valueName: "device"))
     var camera: String?
 
-    @Option(parsing: .unconditional, 
+    @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "With --camera, stop after this many frames (default: at Ctrl-C, which keeps nothing).", valueName: "n"))
     var frames: Int?
@@ -107,7 +110,9 @@ struct OverlayCommand: ParsableCommand {
         if camera != nil, markSharpest { throw ValidationError("--mark-sharpest needs a file: it reads the input twice") }
         if let frames { guard frames >= 1 else { throw ValidationError("--frames must be 1 or more") } }
         if let opacity { guard (0...1).contains(opacity) else { throw ValidationError("--opacity must be between 0 and 1") } }
-        guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be a number of frames per second, 0 < fps ≤ 1000") }
+        guard fps.isFinite, fps > 0, fps <= 1000 else {
+            throw ValidationError("--fps must be a number of frames per second, 0 < fps ≤ 1000")
+        }
         guard (0...51).contains(quality) else {
             throw ValidationError("--quality is a constant rate factor from 0 (best) to 51 (smallest); the default is 23")
         }
@@ -126,7 +131,8 @@ struct OverlayCommand: ParsableCommand {
         guard digits.count == 6, let value = UInt32(digits, radix: 16) else {
             throw ValidationError("--color takes six hex digits, such as 33cc66")
         }
-        return Color(red: Double(value >> 16 & 0xFF) / 255, green: Double(value >> 8 & 0xFF) / 255, blue: Double(value & 0xFF) / 255)
+        return Color(
+            red: Double(value >> 16 & 0xFF) / 255, green: Double(value >> 8 & 0xFF) / 255, blue: Double(value & 0xFF) / 255)
     }
 
     /// The overlay's look from --style, --color and --opacity.
@@ -188,7 +194,9 @@ struct OverlayCommand: ParsableCommand {
         renderer.onDrawn = { featureCount = $1.count }
         let drawn = try renderer.add(photo) + renderer.finish()
         // Ctrl-C during detection (up to a few seconds on a large photo) still writes nothing.
-        if Interrupt.requested { throw FocalError(.interrupted, operation: "draw the overlay", path: input, reason: "interrupted") }
+        if Interrupt.requested {
+            throw FocalError(.interrupted, operation: "draw the overlay", path: input, reason: "interrupted")
+        }
         guard let frame = drawn.first else {
             throw FocalError(.internal, operation: "draw the overlay", path: input, reason: "no frame was drawn")
         }

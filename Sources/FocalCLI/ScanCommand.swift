@@ -90,7 +90,9 @@ struct ScanCommand: ParsableCommand {
             printError("\(error.about(input))")
             throw ExitCode(1)
         }
-        if let out { try writeFolder(out, scans: scans, flats: flats, report: ScanReport(source: name, frames: frames, documents: [])) }
+        if let out {
+            try writeFolder(out, scans: scans, flats: flats, report: ScanReport(source: name, frames: frames, documents: []))
+        }
         if let pdf {
             guard !flats.isEmpty else {
                 printError("no document found in \(input); \(pdf) was not written")

@@ -70,16 +70,21 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Address to listen on (loopback by default).", valueName: "host"))
     var host: String = Self.defaults.host
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Port to listen on (0 picks a free one and prints it).", valueName: "port"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Port to listen on (0 picks a free one and prints it).", valueName: "port"))
     var port: Int = Self.defaults.port
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Requests processed at once (default: one per core).", valueName: "n"))
     var workers: Int?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Requests that may wait for a worker before 503 (default: 4 per worker).", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Requests that may wait for a worker before 503 (default: 4 per worker).", valueName: "n"))
     var queue: Int?
 
-    @Option(name: .customLong("max-body-mb"), parsing: .unconditional, help: ArgumentHelp("Largest request body, in MiB.", valueName: "mb"))
+    @Option(
+        name: .customLong("max-body-mb"), parsing: .unconditional,
+        help: ArgumentHelp("Largest request body, in MiB.", valueName: "mb"))
     var maxBodyMegabytes: Int = Self.defaults.maximumBodyBytes >> 20
 
     @Option(
@@ -87,7 +92,9 @@ struct ServeCommand: AsyncParsableCommand {
         help: ArgumentHelp("Largest image, in megapixels, checked before decoding.", valueName: "mp"))
     var maxMegapixels: Double = Double(Self.defaults.maximumImagePixels) / 1_000_000
 
-    @Option(name: .customLong("max-frames"), parsing: .unconditional, help: ArgumentHelp("Most frames one scan request may process.", valueName: "n"))
+    @Option(
+        name: .customLong("max-frames"), parsing: .unconditional,
+        help: ArgumentHelp("Most frames one scan request may process.", valueName: "n"))
     var maxFrames: Int = Self.defaults.maximumFrames
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Seconds a request may take before 503.", valueName: "s"))

@@ -46,7 +46,8 @@ import Testing
         let corners = (fromCommand["corners"] as? [[Double]], fromService["corners"] as? [[Double]])
         #expect(corners.0 != nil && corners.0 == corners.1, "corners as [[x, y], …] in both")
         let scans = (fromCommand["scan"] as? [String: Any], fromService["scan"] as? [String: Any])
-        #expect(scans.0?["width"] as? Int == scans.1?["width"] as? Int && scans.0?["height"] as? Int == scans.1?["height"] as? Int)
+        #expect(
+            scans.0?["width"] as? Int == scans.1?["width"] as? Int && scans.0?["height"] as? Int == scans.1?["height"] as? Int)
         #expect(scans.0?["file"] as? String == "document-1.jpg" && scans.1?["base64"] is String)
     }
 

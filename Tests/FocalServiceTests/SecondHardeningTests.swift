@@ -164,7 +164,8 @@ import Testing
         var busy: [RawConnection] = []
         for _ in 0..<2 {
             let connection = try RawConnection(port: live.port)
-            connection.send("POST /v1/detect HTTP/1.1\r\nHost: x\r\nContent-Type: image/jpeg\r\nContent-Length: \(image.count)\r\n\r\n")
+            connection.send(
+                "POST /v1/detect HTTP/1.1\r\nHost: x\r\nContent-Type: image/jpeg\r\nContent-Length: \(image.count)\r\n\r\n")
             connection.send(image)
             busy.append(connection)
         }

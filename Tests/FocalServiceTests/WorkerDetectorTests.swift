@@ -1,6 +1,7 @@
 import Focal
-@testable import FocalService
 import Testing
+
+@testable import FocalService
 
 /// A worker keeps its detectors between jobs: a second request with the same type and options
 /// gets the same detector, with its models already loaded.

@@ -40,7 +40,9 @@ extension Frame {
         if let header = ImageHeader(bytes: bytes), header.pixelCount > Frame.maximumDecodedPixels {
             throw FocalError(
                 .invalidArgument, operation: "decode image",
-                reason: "its header says \(header.width)x\(header.height) pixels, more than the \(Frame.maximumDecodedPixels) Focal decodes")
+                reason:
+                    "its header says \(header.width)x\(header.height) pixels, more than the \(Frame.maximumDecodedPixels) Focal decodes"
+            )
         }
         var buffer: OpaquePointer?
         let status = bytes.withUnsafeBufferPointer {

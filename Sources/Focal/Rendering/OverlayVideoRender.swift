@@ -121,7 +121,9 @@ public final class OverlayVideoRender {
                 }
             }
             while let original = try source.nextFrame() {
-                if isCancelled() { throw FocalError(.interrupted, operation: "render overlay", path: path, reason: "interrupted") }
+                if isCancelled() {
+                    throw FocalError(.interrupted, operation: "render overlay", path: path, reason: "interrupted")
+                }
                 try send(try step.add(original))
             }
             if isCancelled() { throw FocalError(.interrupted, operation: "render overlay", path: path, reason: "interrupted") }

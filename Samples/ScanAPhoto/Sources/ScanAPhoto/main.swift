@@ -22,7 +22,9 @@ do {
     try scan.write(to: arguments[2])
     let lines = try Detector(type: .text, options: DetectorOptions(accuracy: .high)).features(in: scan)
     let corners = page.quad.corners.map { "(\(Int($0.x)), \(Int($0.y)))" }.joined(separator: " ")
-    print("page at \(corners), confidence \(page.confidence): wrote \(arguments[2]), \(scan.width)x\(scan.height), \(lines.count) lines of text")
+    print(
+        "page at \(corners), confidence \(page.confidence): wrote \(arguments[2]), \(scan.width)x\(scan.height), \(lines.count) lines of text"
+    )
 } catch {
     print("ScanAPhoto: \(error)")
     exit(1)
