@@ -40,13 +40,16 @@ struct ScanCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The video or photo to read.", valueName: "input"))
-    var input: String
+    @Argument(
+        help: ArgumentHelp(
+            "Videos, photos, folders of photos or quoted globs ('pages/*.jpg'), scanned in the order given (a folder's photos in natural order).",
+            valueName: "input"))
+    var inputs: [String]
 
     @Option(help: ArgumentHelp("The folder to write into (created if missing).", valueName: "dir"))
     var out: String?
 
-    @Option(help: ArgumentHelp("Also write every scan, a page each, into this PDF.", valueName: "file.pdf"))
+    @Option(help: ArgumentHelp("Also write every scan, a page each, into this PDF, in order.", valueName: "file.pdf"))
     var pdf: String?
 
     @Option(help: ArgumentHelp("Scan image format: png or jpg.", valueName: "format"))
@@ -57,6 +60,11 @@ struct ScanCommand: ParsableCommand {
         help: ArgumentHelp("Documents to look for in each frame.", valueName: "n"))
     var maxDocuments: Int = 2
 
+    @Flag(
+        name: .customLong("whole-image-if-none"),
+        help: "Where no document is found in an input, keep the whole image as its page (a video's sharpest frame).")
+    var wholeImageIfNone = false
+
     @OptionGroup var accuracyOption: AccuracyOption
 
     @Option(help: ArgumentHelp("none, color, gray or bw: shading and shadows removed, the paper whitened.", valueName: "mode"))
@@ -65,7 +73,11 @@ struct ScanCommand: ParsableCommand {
     @OptionGroup var quietOption: QuietOption
     private var quiet: Bool { quietOption.quiet }
 
+    /// Exit status when no document was found and --whole-image-if-none was not given.
+    static let nothingFound: Int32 = 3
+
     func validate() throws {
+        guard !inputs.isEmpty else { throw ValidationError("give a video, a photo, a folder or a glob to scan") }
         guard out != nil || pdf != nil else {
             throw ValidationError("say where the scans go: --out DIR for images, --pdf FILE.pdf for one PDF, or both")
         }
@@ -74,45 +86,82 @@ struct ScanCommand: ParsableCommand {
         guard maxDocuments >= 1 else { throw ValidationError("--max-documents must be 1 or more") }
     }
 
+    /// A document found, with the input it came from.
+    struct Found {
+        var scan: DocumentScan
+        var source: String
+    }
+
     func run() throws {
-        // The input is read before anything is written, so that a failure leaves no empty folder.
-        let scans: [DocumentScan], frames: Int
-        LibraryDiagnostics.reading(input)
-        do { (scans, frames) = try findDocuments() } catch {
-            printError("\(error.about(input))")
-            throw ExitCode(1)
-        }
-        let name = String(input.split(separator: "/").last ?? Substring(input))
-        var flats: [Frame] = []
-        do {
-            for scan in scans { flats.append(try scan.flattened().enhanced(enhance)) }
-        } catch {
-            printError("\(error.about(input))")
-            throw ExitCode(1)
-        }
-        if let out {
-            try writeFolder(out, scans: scans, flats: flats, report: ScanReport(source: name, frames: frames, documents: []))
-        }
-        if let pdf {
-            guard !flats.isEmpty else {
-                printError("no document found in \(input); \(pdf) was not written")
+        // Every input is read before anything is written, so that a failure leaves no empty folder.
+        let paths = try expandedInputs()
+        var found: [Found] = [], frames = 0
+        for path in paths {
+            LibraryDiagnostics.reading(path)
+            do {
+                let (scans, read) = try findDocuments(in: path)
+                found += scans.map { Found(scan: $0, source: path) }
+                frames += read
+            } catch {
+                printError("\(error.about(path))")
                 throw ExitCode(1)
             }
-            var document = ScanPDF(title: "Scan of \(name)")
-            do {
-                for flat in flats { try document.append(flat) }
-                try document.write(to: pdf)
-            } catch {
+        }
+        var flats: [Frame] = []
+        for document in found {
+            do { flats.append(try document.scan.flattened().enhanced(enhance)) } catch {
+                printError("\(error.about(document.source))")
+                throw ExitCode(1)
+            }
+        }
+        let names = paths.map { String($0.split(separator: "/").last ?? Substring($0)) }
+        if let out {
+            let report = ScanReport(source: names.count == 1 ? names[0] : nil, frames: frames, documents: [])
+            try writeFolder(out, found: found, flats: flats, report: report, namesSources: paths.count > 1)
+        }
+        guard !found.isEmpty else {
+            let what = paths.count == 1 ? paths[0] : "any of the \(paths.count) inputs"
+            printError(
+                "no document found in \(what)\(pdf.map { "; \($0) was not written" } ?? ""); --whole-image-if-none keeps the whole image instead"
+            )
+            throw ExitCode(Self.nothingFound)
+        }
+        if let pdf { try writePDF(pdf, flats: flats, title: names.count == 1 ? "Scan of \(names[0])" : "Scan") }
+    }
+
+    /// The inputs with each folder and glob replaced by its photos, in natural order.
+    private func expandedInputs() throws -> [String] {
+        var paths: [String] = []
+        for input in inputs {
+            var info = stat()
+            let isFolder = stat(input, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+            guard isFolder || input.contains("*") || input.contains("?") else {
+                paths.append(input)
+                continue
+            }
+            do { paths += try ImageSequenceReader.imagePaths(matching: input) } catch {
                 printError("\(error)")
                 throw ExitCode(1)
             }
-            if !quiet {
-                print("wrote \(pdf): \(flats.count) page(s), " + document.pages.map { "\($0.size)" }.joined(separator: ", "))
-            }
+        }
+        return paths
+    }
+
+    private func writePDF(_ pdf: String, flats: [Frame], title: String) throws {
+        var document = ScanPDF(title: title)
+        do {
+            for flat in flats { try document.append(flat) }
+            try document.write(to: pdf)
+        } catch {
+            printError("\(error)")
+            throw ExitCode(1)
+        }
+        if !quiet {
+            print("wrote \(pdf): \(flats.count) page(s), " + document.pages.map { "\($0.size)" }.joined(separator: ", "))
         }
     }
 
-    private func writeFolder(_ out: String, scans: [DocumentScan], flats: [Frame], report: ScanReport) throws {
+    private func writeFolder(_ out: String, found: [Found], flats: [Frame], report: ScanReport, namesSources: Bool) throws {
         let folderExisted = FileManager.default.fileExists(atPath: out)
         do {
             try OutputFolder.create(out)
@@ -122,30 +171,12 @@ struct ScanCommand: ParsableCommand {
         }
         do {
             var report = report
-            let png = format.lowercased() == "png"
-            for (number, (scan, flat)) in zip(scans, flats).enumerated() {
-                let scanName = "document-\(number + 1).\(png ? "png" : "jpg")"
-                let bestName = "document-\(number + 1)-best.jpg"
-                try flat.write(to: out + "/" + scanName, quality: 0.92)
-                var best = try scan.frame.converted(to: .bgr8)
-                try OverlayRenderer().draw(
-                    [RectangleFeature(quad: scan.quad, confidence: 1, trackingID: scan.trackingID)], on: &best,
-                    notes: [0: "sharpness \(decimal(scan.sharpness.variance, places: 0))"])
-                try best.write(to: out + "/" + bestName, quality: 0.9)
-                report.documents.append(
-                    ScanReport.Document(
-                        scan,
-                        image: .init(
-                            width: flat.width, height: flat.height, contentType: png ? "image/png" : "image/jpeg", file: scanName),
-                        bestFrameImage: .init(width: best.width, height: best.height, contentType: "image/jpeg", file: bestName)))
-                if !quiet {
-                    print(
-                        "document \(number + 1): frames \(scan.firstFrame)–\(scan.lastFrame), sharpest \(scan.bestFrame) → \(out)/\(scanName) (\(flat.width)x\(flat.height))"
-                    )
-                }
+            for (number, (document, flat)) in zip(found, flats).enumerated() {
+                var entry = try writeDocument(document.scan, flat: flat, number: number + 1, into: out)
+                if namesSources { entry.source = document.source }
+                report.documents.append(entry)
             }
             try OutputFile.writeJSON(report, to: out + "/summary.json", pretty: true)
-            if !quiet && report.documents.isEmpty { print("no document found in \(input)") }
         } catch let error as FocalError {
             printError("\(error)")
             if !folderExisted { _ = rmdir(out) }  // only if still empty
@@ -153,21 +184,55 @@ struct ScanCommand: ParsableCommand {
         }
     }
 
-    /// The documents in the input and the frames read: a photo's as a photo's, a video's tracked
-    /// with each one's sharpest frame.
-    private func findDocuments() throws(FocalError) -> (scans: [DocumentScan], frames: Int) {
+    /// Writes document `number`'s scan and its best frame, outlined, into `out`.
+    private func writeDocument(_ scan: DocumentScan, flat: Frame, number: Int, into out: String) throws(FocalError)
+        -> ScanReport.Document
+    {
+        let png = format.lowercased() == "png"
+        let scanName = "document-\(number).\(png ? "png" : "jpg")"
+        let bestName = "document-\(number)-best.jpg"
+        try flat.write(to: out + "/" + scanName, quality: 0.92)
+        var best = try scan.frame.converted(to: .bgr8)
+        try OverlayRenderer().draw(
+            [RectangleFeature(quad: scan.quad, confidence: 1, trackingID: scan.trackingID)], on: &best,
+            notes: [0: "sharpness \(decimal(scan.sharpness.variance, places: 0))"])
+        try best.write(to: out + "/" + bestName, quality: 0.9)
+        if !quiet {
+            print(
+                "document \(number): frames \(scan.firstFrame)–\(scan.lastFrame), sharpest \(scan.bestFrame) → \(out)/\(scanName) (\(flat.width)x\(flat.height))"
+            )
+        }
+        return ScanReport.Document(
+            scan,
+            image: .init(width: flat.width, height: flat.height, contentType: png ? "image/png" : "image/jpeg", file: scanName),
+            bestFrameImage: .init(width: best.width, height: best.height, contentType: "image/jpeg", file: bestName))
+    }
+
+    /// The documents in one input and the frames read: a photo's as a photo's, a video's tracked
+    /// with each one's sharpest frame. With --whole-image-if-none, an input without one gives its
+    /// whole image (a video's sharpest frame) instead.
+    private func findDocuments(in input: String) throws(FocalError) -> (scans: [DocumentScan], frames: Int) {
         let options = DetectorOptions(accuracy: accuracyOption.accuracy, maximumFeatureCount: maxDocuments)
         if ImageFormat(path: input) != nil {
-            return (try DocumentScanner.scans(inPhoto: try Frame(contentsOf: input).oriented(), detector: options), 1)
+            let photo = try Frame(contentsOf: input).oriented()
+            let scans = try DocumentScanner.scans(inPhoto: photo, detector: options)
+            return (scans.isEmpty && wholeImageIfNone ? [try DocumentScan.wholeImage(photo, frame: 0)] : scans, 1)
         }
         let scanner = try DocumentScanner(detector: options)
         let reader = try VideoReader(path: input)
         var scans: [DocumentScan] = []
         var frames = 0
+        var sharpest: (frame: Frame, index: Int, score: SharpnessScore)?
         while let frame = try reader.read() {
-            frames += 1
             scans += try scanner.process(frame).finished
+            if wholeImageIfNone {
+                let score = try Sharpness.measure(frame, options: .noiseResistant)
+                if score > sharpest?.score ?? SharpnessScore(variance: -1) { sharpest = (frame, frames, score) }
+            }
+            frames += 1
         }
-        return ((scans + scanner.finish()).sorted(by: DocumentScan.firstSeenFirst), frames)
+        scans = (scans + scanner.finish()).sorted(by: DocumentScan.firstSeenFirst)
+        if scans.isEmpty, let sharpest { scans = [try DocumentScan.wholeImage(sharpest.frame, frame: sharpest.index)] }
+        return (scans, frames)
     }
 }

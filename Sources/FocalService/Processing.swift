@@ -118,7 +118,7 @@ enum Processing {
 
     /// The page of one image flattened through the given corners and enhanced, as JPEG.
     static func flatten(
-        _ upload: Upload, through quad: Quad, enhancement: ScanEnhancement, limits: ServiceConfiguration,
+        _ upload: Upload, through quad: Quad, enhancement: ScanEnhancement, format: FlatFormat, limits: ServiceConfiguration,
         deadline: WorkerPool.Deadline
     ) throws(ServiceError) -> [UInt8] {
         let frame = try upload.decodedImage(maximumPixels: limits.maximumImagePixels)
@@ -126,7 +126,42 @@ enum Processing {
         let flat: Frame
         do { flat = try frame.flattened(through: quad) } catch { throw ServiceError(processing: error, what: "the corners") }
         try checkpoint(deadline, limits)
-        return try jpeg(of: flat, enhancement: enhancement, quality: 0.92, what: "enhancing the scan")
+        switch format {
+        case .jpeg: return try jpeg(of: flat, enhancement: enhancement, quality: 0.92, what: "enhancing the scan")
+        case .png:
+            do { return try flat.enhanced(enhancement).encoded(as: .png) } catch {
+                throw ServiceError(processing: error, what: "enhancing the scan")
+            }
+        case .pdf:
+            let page = try jpeg(of: flat, enhancement: enhancement, quality: pdfQuality, what: "enhancing the scan")
+            var pdf = ScanPDF(title: "Focal scan")
+            pdf.append(jpeg: page, width: flat.width, height: flat.height)
+            do { return try pdf.data() } catch { throw ServiceError(internal: error, what: "writing the PDF") }
+        }
+    }
+
+    /// What `/v1/flatten` answers in: `format=jpeg` (the default; `jpg` too), `png` or `pdf`.
+    enum FlatFormat: String, Sendable {
+        case jpeg, png, pdf
+
+        var contentType: String {
+            switch self {
+            case .jpeg: "image/jpeg"
+            case .png: "image/png"
+            case .pdf: "application/pdf"
+            }
+        }
+
+        init(_ text: String?) throws(ServiceError) {
+            guard let text else {
+                self = .jpeg
+                return
+            }
+            guard let format = FlatFormat(rawValue: text == "jpg" ? "jpeg" : text) else {
+                throw ServiceError(400, "format must be jpeg, png or pdf, not '\(text.prefix(40))'")
+            }
+            self = format
+        }
     }
 
     /// Every frame of an uploaded video, read from memory as one of the containers the API

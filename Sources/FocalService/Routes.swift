@@ -151,11 +151,15 @@ extension FocalServer {
         }
         let quad = try Processing.corners(text)
         let enhancement = try Processing.enhancement(fields["enhance"] ?? query["enhance"])
+        let format = try Processing.FlatFormat(fields["format"] ?? query["format"])
         let configuration = configuration
-        let jpeg = try await work { (deadline) throws(ServiceError) in
-            try Processing.flatten(files[0], through: quad, enhancement: enhancement, limits: configuration, deadline: deadline)
+        let bytes = try await work { (deadline) throws(ServiceError) in
+            try Processing.flatten(
+                files[0], through: quad, enhancement: enhancement, format: format, limits: configuration, deadline: deadline)
         }
-        return Response(status: .ok, headers: [.contentType: "image/jpeg"], body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
+        var headers: HTTPFields = [.contentType: format.contentType]
+        if format == .pdf { headers[.contentDisposition] = "inline; filename=\"scan.pdf\"" }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     private func storedScan(_ id: String) async throws(ServiceError) -> Response {

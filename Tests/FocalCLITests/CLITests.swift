@@ -235,7 +235,7 @@ final class Scratch {
         let blank = scratch.path + "/blank.png"
         try Frame(width: 320, height: 240, format: .bgr8, color: Color(white: 0.5)).write(to: blank)
         let empty = try CLIRun(["scan", blank, "--pdf", scratch.path + "/blank.pdf"])
-        #expect(empty.status == 1 && empty.error.contains("no document found"), "\(empty.error)")
+        #expect(empty.status == 3 && empty.error.contains("no document found"), "\(empty.error)")
         #expect(!FileManager.default.fileExists(atPath: scratch.path + "/blank.pdf"))
     }
 

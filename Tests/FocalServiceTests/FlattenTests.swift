@@ -30,6 +30,36 @@ import Testing
         #expect(multipart.body == raw.body, "the same scan either way")
     }
 
+    /// `format` answers PNG (the same pixels as a lossless file) and a one-page PDF, as /v1/scan does.
+    @Test func theFlatPageComesAsPNGOrPDFWhenAsked() async throws {
+        let live = try await LiveServer()
+        let image = try Scenes.jpeg(blur: 0)
+        let base = "/v1/flatten?corners=" + Self.cornerText
+        let png = try await live.request("POST", base + "&format=png", body: image, contentType: "image/jpeg")
+        #expect(png.status == 200 && png.headers["content-type"] == "image/png", "\(png.reason)")
+        #expect(ImageHeader(bytes: Array(png.body))?.format == .png)
+        let jpeg = try await live.request("POST", base, body: image, contentType: "image/jpeg")
+        let (a, b) = (try Frame(decoding: Array(png.body)), try Frame(decoding: Array(jpeg.body)))
+        #expect(a.width == b.width && a.height == b.height, "one page, two encodings")
+        let pdf = try await live.request("POST", base + "&format=pdf", body: image, contentType: "image/jpeg")
+        #expect(pdf.status == 200 && pdf.headers["content-type"] == "application/pdf", "\(pdf.reason)")
+        #expect(pdf.body.starts(with: Data("%PDF-".utf8)))
+        let file = NSTemporaryDirectory() + "focal-flatten-\(getpid()).pdf"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try pdf.body.write(to: URL(fileURLWithPath: file))
+        let info = Process()
+        info.executableURL = URL(fileURLWithPath: "/usr/bin/pdfinfo")
+        info.arguments = [file]
+        let out = Pipe()
+        info.standardOutput = out
+        try info.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        info.waitUntilExit()
+        #expect(text.contains("Pages:           1"), "\(text)")
+        let bad = try await live.request("POST", base + "&format=gif", body: image, contentType: "image/jpeg")
+        #expect(bad.status == 400 && bad.reason.contains("jpeg, png or pdf"), "\(bad.reason)")
+    }
+
     @Test func badCornersAreABadRequestSayingWhy() async throws {
         let live = try await LiveServer()
         let image = try Scenes.jpeg(blur: 0)

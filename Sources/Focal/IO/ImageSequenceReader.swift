@@ -25,6 +25,18 @@ public final class ImageSequenceReader: FrameSource {
     ///   - framesPerSecond: the rate to give the frames.
     public init(pattern: String, framesPerSecond: Double = 30) throws(FocalError) {
         self.framesPerSecond = framesPerSecond
+        paths = try Self.imagePaths(matching: pattern)
+        let firstFrame = try Frame(contentsOf: paths[0]).oriented()
+        first = firstFrame
+        width = firstFrame.width
+        height = firstFrame.height
+    }
+
+    /// The images a folder holds, or a glob such as `shots/*.jpg` matches, in natural order
+    /// (`frame2` before `frame10`); hidden files and files of no ``ImageFormat`` are left out.
+    ///
+    /// - Throws: `.fileNotFound` when there is none.
+    public static func imagePaths(matching pattern: String) throws(FocalError) -> [String] {
         var found: [String] = []
         var info = stat()
         if stat(pattern, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
@@ -53,11 +65,7 @@ public final class ImageSequenceReader: FrameSource {
                 .fileNotFound, operation: "read image sequence", path: pattern,
                 reason: "no images match (\(ImageFormat.extensionsInWords))")
         }
-        paths = found.sorted { $0.localizedNaturalLess(than: $1) }
-        let firstFrame = try Frame(contentsOf: paths[0]).oriented()
-        first = firstFrame
-        width = firstFrame.width
-        height = firstFrame.height
+        return found.sorted { $0.localizedNaturalLess(than: $1) }
     }
 
     public func nextFrame() throws(FocalError) -> Frame? {

@@ -24,6 +24,8 @@ public struct ScanReport: Encodable, Sendable {
         public var scan: Image
         /// The best frame with the document outlined, where one was kept (`focal scan --out`).
         public var bestFrameImage: Image?
+        /// The input the document came from, where a scan read several (`focal scan a.jpg b.jpg`).
+        public var source: String?
 
         /// The report of `scan`, whose flattened page is described by `image`.
         public init(_ scan: DocumentScan, image: Image, bestFrameImage: Image? = nil) {
@@ -39,7 +41,7 @@ public struct ScanReport: Encodable, Sendable {
         }
 
         enum CodingKeys: String, CodingKey {
-            case trackID, firstFrame, lastFrame, bestFrame, sharpness, corners, aspectRatio, scan, bestFrameImage
+            case trackID, firstFrame, lastFrame, bestFrame, sharpness, corners, aspectRatio, scan, bestFrameImage, source
         }
     }
 
