@@ -14,6 +14,93 @@ namespace {
 
 int odd(double size) { return std::max(3, static_cast<int>(std::lround(size)) | 1); }
 
+// Darker than the paper by this fraction (of the paper at a quarter of the page's scale) makes a
+// region a candidate for a solid area. Raising it leaves paler areas (a watermark) to be whitened.
+constexpr double darker_than_paper = 0.06;
+// The step at a region's edge, over its depth, from which it is a thing and not a shadow: a printed
+// edge is a step of about its full depth over the 3-pixel gradient, a penumbra a fifth of that.
+// Raising it takes fewer areas for things (a hard shadow stays a shadow).
+constexpr double sharp_edge = 0.45;
+// Regions smaller than this share of the page are left to the closing (noise, specks).
+constexpr double least_area = 0.001;
+// How far from its region's common tone (as a fraction of the paper) a pixel is still part of the
+// printed area. Raising it lets more of a shadow joined to a printed area stay dark.
+constexpr float one_tone = 0.06f;
+
+// Regions of a page darker than its paper, and for each whether its edge is a step: the mean
+// gradient along its border (the image's own edge left out) against its mean depth.
+struct DarkRegions {
+    cv::Mat labels;
+    std::vector<char> sharp;
+
+    DarkRegions(const cv::Mat &ratio, const cv::Mat &gradient) {
+        cv::Mat stats, centroids;
+        const int count = cv::connectedComponentsWithStats(ratio < 1.0 - darker_than_paper, labels, stats, centroids, 4, CV_32S);
+        std::vector<double> depth(count, 0), edge(count, 0), edge_pixels(count, 0);
+        for (int y = 1; y + 1 < labels.rows; ++y)
+            for (int x = 1; x + 1 < labels.cols; ++x) {
+                const int label = labels.at<int>(y, x);
+                if (label == 0) continue;
+                depth[label] += 1.0 - ratio.at<float>(y, x);
+                if (labels.at<int>(y, x - 1) != label || labels.at<int>(y, x + 1) != label ||
+                    labels.at<int>(y - 1, x) != label || labels.at<int>(y + 1, x) != label) {
+                    edge[label] += gradient.at<float>(y, x);
+                    edge_pixels[label] += 1;
+                }
+            }
+        sharp.assign(count, 0);
+        for (int label = 1; label < count; ++label) {
+            const double area = stats.at<int>(label, cv::CC_STAT_AREA);
+            if (area < least_area * labels.total() || edge_pixels[label] == 0) continue;
+            sharp[label] = edge[label] / edge_pixels[label] >= sharp_edge * depth[label] / area;
+        }
+    }
+};
+
+// Solid areas of a closed page (CV_8UC3, strokes already taken away) that are things on the paper
+// rather than paper in shadow: a magnetic stripe, a black box, a grey table row, a photograph.
+// Both are darker than the paper around them; a shadow's edge is soft (a penumbra a few per cent of
+// the page wide) while a printed area's is a step.
+cv::Mat solid_areas(const cv::Mat &closed) {
+    cv::Mat gray, paper, grayf, paperf, gradient;
+    cv::cvtColor(closed, gray, cv::COLOR_BGR2GRAY);
+    const int wide = odd(0.25 * std::min(gray.cols, gray.rows));
+    cv::morphologyEx(gray, paper, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, {wide, wide}));
+    gray.convertTo(grayf, CV_32F);
+    paper.convertTo(paperf, CV_32F);
+    paperf = cv::max(paperf, 1.0);
+    const cv::Mat ratio = grayf / paperf;
+    cv::morphologyEx(gray, gradient, cv::MORPH_GRADIENT, cv::getStructuringElement(cv::MORPH_RECT, {3, 3}));
+    gradient.convertTo(gradient, CV_32F);
+    gradient /= paperf;
+    const DarkRegions regions(ratio, gradient);
+    // A printed area is one tone; a shadow caught in the same region (a wedge of it between a
+    // picture and a shaded row) is a ramp. Only the pixels near the region's common tone are kept.
+    std::vector<std::vector<float>> tones(regions.sharp.size());
+    for (int y = 0; y < ratio.rows; ++y)
+        for (int x = 0; x < ratio.cols; ++x)
+            if (regions.sharp[regions.labels.at<int>(y, x)]) tones[regions.labels.at<int>(y, x)].push_back(ratio.at<float>(y, x));
+    std::vector<float> common(tones.size(), 0);
+    for (size_t label = 1; label < tones.size(); ++label)
+        if (!tones[label].empty()) common[label] = median_of(tones[label]);
+    cv::Mat solid = cv::Mat::zeros(closed.size(), CV_8U);
+    for (int y = 0; y < ratio.rows; ++y)
+        for (int x = 0; x < ratio.cols; ++x) {
+            const int label = regions.labels.at<int>(y, x);
+            if (regions.sharp[label] && std::abs(ratio.at<float>(y, x) - common[label]) <= one_tone)
+                solid.at<uint8_t>(y, x) = 255;
+        }
+    return solid;
+}
+
+// Fills `areas` of a small page from the paper around them, when there is paper to fill from.
+void fill_from_paper(cv::Mat &small, cv::Mat areas) {
+    const double share = cv::countNonZero(areas) / double(areas.total());
+    if (share <= 0 || share >= 0.8) return;
+    cv::dilate(areas, areas, cv::getStructuringElement(cv::MORPH_ELLIPSE, {5, 5}));
+    cv::inpaint(small, areas, small, 5, cv::INPAINT_TELEA);
+}
+
 // The light falling on the paper of a BGR page (CV_32FC3, never below 1), as the page would look
 // with its ink and pictures taken away. A grey closing removes dark strokes narrower than its
 // kernel without moving the edges of shadows; areas whose colour is not the paper's (a drawing, a
@@ -61,12 +148,10 @@ cv::Mat illumination(const cv::Mat &bgr) {
         for (int x = 0; x < small.cols; ++x)
             f[x] = std::hypot(c[x][0] - paper_blue, c[x][1] - paper_red) > 0.04f ? 255 : 0;
     }
-    const double foreign_share = cv::countNonZero(foreign) / double(foreign.total());
-    // Fill only when there is paper to fill from.
-    if (foreign_share > 0 && foreign_share < 0.8) {
-        cv::dilate(foreign, foreign, cv::getStructuringElement(cv::MORPH_ELLIPSE, {5, 5}));
-        cv::inpaint(small, foreign, small, 5, cv::INPAINT_TELEA);
-    }
+    fill_from_paper(small, foreign);
+    // Dark and grey things are found once coloured ones are filled in: a picture beside a shadow
+    // would otherwise join the shadow into one region with the picture's sharp edges.
+    fill_from_paper(small, solid_areas(small));
     cv::medianBlur(small, small, std::min(255, odd(kernel * 1.5)));
     cv::Mat light;
     cv::resize(small, light, bgr.size(), 0, 0, cv::INTER_LINEAR);

@@ -388,6 +388,35 @@ func enhanceMeasures(pages: Int) throws {
     )
 }
 
+/// Solid areas through scan enhancement (ShadedPage with solidAreas): how far `color` moves the
+/// tone and colour of a dark band, a blue band and a grey row against the paper's (grey levels), and
+/// the paper's spread, over `pages` seeds.
+func solidAreaMeasures(pages: Int) throws {
+    func spread(_ values: [Double]) -> Double {
+        let mean = values.reduce(0, +) / Double(values.count)
+        return (values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(values.count)).squareRoot()
+    }
+    print("page  tone error: dark band  blue band  grey row   paper spread before → color")
+    var sums = [Double](repeating: 0, count: 5)
+    for seed in 0..<pages {
+        let page = try ShadedPage(seed: UInt64(100 + seed), solidAreas: true)
+        let color = try page.image.enhanced(.color)
+        let row = [
+            page.toneError(of: color, where: .darkArea), page.toneError(of: color, where: .colourArea),
+            page.toneError(of: color, where: .greyArea), spread(page.luminance(of: page.image, where: .paper)),
+            spread(page.luminance(of: color, where: .paper)),
+        ]
+        for index in row.indices { sums[index] += row[index] }
+        print(
+            "\(100 + seed)               \(fixed(row[0]))       \(fixed(row[1]))      \(fixed(row[2]))       \(fixed(row[3])) → \(fixed(row[4]))"
+        )
+    }
+    let n = Double(pages)
+    print(
+        "mean              \(fixed(sums[0] / n))       \(fixed(sums[1] / n))      \(fixed(sums[2] / n))       \(fixed(sums[3] / n)) → \(fixed(sums[4] / n))"
+    )
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 func stringOption(_ name: String) -> String? {
     guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
@@ -417,6 +446,7 @@ do {
             seconds: Double(option("--seconds", default: 10)))
     case "enhance":
         try enhanceMeasures(pages: option("--pages", default: 5))
+        try solidAreaMeasures(pages: option("--pages", default: 5))
     case "capture":
         try captureBenchmark(seconds: Double(option("--seconds", default: 3)))
     case "text":

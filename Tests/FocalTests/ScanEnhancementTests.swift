@@ -28,6 +28,22 @@ import Testing
         #expect(ink.filter { $0 > 160 }.count < ink.count / 50, "ink is not washed out")
     }
 
+    /// A dark band (a magnetic stripe), a blue band and a grey row keep their tone and colour
+    /// against the paper, while the paper around them is still evened out. Before, the dark band
+    /// came out white (a tone error of about 208 grey levels) and the grey row vanished (43).
+    @Test func colorKeepsSolidDarkColouredAndGreyAreas() throws {
+        let page = try ShadedPage(seed: 35, solidAreas: true)
+        let enhanced = try page.image.enhanced(.color)
+        let dark = page.toneError(of: enhanced, where: .darkArea)
+        let colour = page.toneError(of: enhanced, where: .colourArea)
+        let grey = page.toneError(of: enhanced, where: .greyArea)
+        #expect(dark < 15, "the dark band moved by \(dark) grey levels")
+        #expect(colour < 15, "the blue band moved by \(colour)")
+        #expect(grey < 20, "the grey row moved by \(grey)")
+        let paper = page.luminance(of: enhanced, where: .paper)
+        #expect(Self.spread(paper) < 6 && Self.mean(paper) > 240, "paper \(Self.mean(paper)) ± \(Self.spread(paper))")
+    }
+
     @Test func grayIsColorInOneChannel() throws {
         let page = try ShadedPage(seed: 32)
         let gray = try page.image.enhanced(.gray)
