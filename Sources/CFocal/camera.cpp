@@ -288,6 +288,77 @@ cfocal_status cfocal_camera_set_exposure(cfocal_camera *camera, int32_t value) {
     });
 }
 
+namespace {
+
+// A buffer as the camera delivered it, checked for length before it is read.
+struct CameraBuffer {
+    const uint8_t *bytes;
+    size_t count;
+    uint32_t fourcc;
+    int32_t width, height, bytes_per_line;
+
+    void need(size_t bytesNeeded) const {
+        if (count < bytesNeeded)
+            fail(CFOCAL_ERR_DECODE, "a " + fourcc_name(fourcc) + " buffer of " + std::to_string(count) +
+                                        " bytes is too short for " + std::to_string(width) + "x" +
+                                        std::to_string(height) + " (" + std::to_string(bytesNeeded) + " needed)");
+    }
+
+    // The buffer as one packed plane of `type`.
+    cv::Mat packed(int type, int bytesPerPixel) const {
+        const size_t stride = bytes_per_line > 0 ? static_cast<size_t>(bytes_per_line) : static_cast<size_t>(width) * bytesPerPixel;
+        need(stride * (height - 1) + static_cast<size_t>(width) * bytesPerPixel);
+        return cv::Mat(height, width, type, const_cast<uint8_t *>(bytes), stride);
+    }
+};
+
+// Planar 4:2:0 (NV12 or I420) with the luma stride; OpenCV wants the planes stacked without padding.
+void convert_420(const CameraBuffer &b, cv::Mat &to) {
+    const int width = b.width, height = b.height;
+    if (width % 2 || height % 2) fail(CFOCAL_ERR_INVALID_ARGUMENT, "4:2:0 needs an even width and height");
+    const size_t stride = b.bytes_per_line > 0 ? static_cast<size_t>(b.bytes_per_line) : static_cast<size_t>(width);
+    b.need(stride * height * 3 / 2);
+    const bool i420 = b.fourcc == V4L2_PIX_FMT_YUV420;
+    cv::Mat stacked(height * 3 / 2, width, CV_8UC1);
+    for (int r = 0; r < height * 3 / 2; r++) {
+        // NV12's chroma rows are full stride wide; I420's are half.
+        const bool chroma = r >= height;
+        const size_t rowStride = (chroma && i420) ? stride / 2 : stride;
+        const uint8_t *row = chroma ? b.bytes + stride * height + (r - height) * rowStride : b.bytes + r * stride;
+        if (chroma && i420) {
+            // Two half-width chroma rows (U then V plane) fill one stacked row.
+            const int half = (r - height);
+            const uint8_t *u = b.bytes + stride * height;
+            const uint8_t *v = u + (stride / 2) * (height / 2);
+            const uint8_t *source = half < height / 4 ? u : v;
+            const int local = half < height / 4 ? half : half - height / 4;
+            std::memcpy(stacked.ptr(r), source + static_cast<size_t>(local) * 2 * (stride / 2), width / 2);
+            std::memcpy(stacked.ptr(r) + width / 2, source + (static_cast<size_t>(local) * 2 + 1) * (stride / 2), width / 2);
+        } else {
+            std::memcpy(stacked.ptr(r), row, width);
+        }
+    }
+    cv::cvtColor(stacked, to, i420 ? cv::COLOR_YUV2BGR_I420 : cv::COLOR_YUV2BGR_NV12);
+}
+
+// A motion-JPEG buffer, decoded, at the negotiated size.
+void convert_jpeg(const CameraBuffer &b, cv::Mat &to) {
+    cfocal_buffer *decoded = nullptr;
+    const cfocal_status status = cfocal_image_decode(b.bytes, b.count, 0, &decoded);
+    if (status != CFOCAL_OK) fail(CFOCAL_ERR_DECODE, std::string("a corrupt MJPEG frame: ") + cfocal_last_error());
+    std::unique_ptr<cfocal_buffer, void (*)(cfocal_buffer *)> owner(decoded, cfocal_buffer_free);
+    const cfocal_image view = cfocal_buffer_view(decoded);
+    if (view.width != b.width || view.height != b.height)
+        fail(CFOCAL_ERR_DECODE, "the MJPEG frame is " + std::to_string(view.width) + "x" + std::to_string(view.height) +
+                                    ", not the negotiated " + std::to_string(b.width) + "x" + std::to_string(b.height));
+    cv::Mat from = planes_of(view)[0];
+    if (view.format == CFOCAL_GRAY8) cv::cvtColor(from, to, cv::COLOR_GRAY2BGR);
+    else if (view.format == CFOCAL_BGRA8) cv::cvtColor(from, to, cv::COLOR_BGRA2BGR);
+    else from.copyTo(to);
+}
+
+}  // namespace
+
 cfocal_status cfocal_camera_convert(const uint8_t *bytes, size_t count, uint32_t fourcc, int32_t width,
                                     int32_t height, int32_t bytes_per_line, const cfocal_image *dst) {
     return guarded("convert camera frame", [&] {
@@ -297,67 +368,17 @@ cfocal_status cfocal_camera_convert(const uint8_t *bytes, size_t count, uint32_t
         if (dst->format != CFOCAL_BGR8 || dst->width != width || dst->height != height)
             fail(CFOCAL_ERR_INVALID_ARGUMENT, "convert camera frame: the destination must be bgr8 of the buffer's size");
         cv::Mat to = planes_of(*dst)[0];
-        auto need = [&](size_t bytesNeeded) {
-            if (count < bytesNeeded)
-                fail(CFOCAL_ERR_DECODE, "a " + fourcc_name(fourcc) + " buffer of " + std::to_string(count) +
-                                            " bytes is too short for " + std::to_string(width) + "x" +
-                                            std::to_string(height) + " (" + std::to_string(bytesNeeded) + " needed)");
-        };
-        auto packed = [&](int type, int bytesPerPixel) {
-            const size_t stride = bytes_per_line > 0 ? static_cast<size_t>(bytes_per_line) : static_cast<size_t>(width) * bytesPerPixel;
-            need(stride * (height - 1) + static_cast<size_t>(width) * bytesPerPixel);
-            return cv::Mat(height, width, type, const_cast<uint8_t *>(bytes), stride);
-        };
+        const CameraBuffer buffer{bytes, count, fourcc, width, height, bytes_per_line};
         switch (fourcc) {
-        case V4L2_PIX_FMT_YUYV: cv::cvtColor(packed(CV_8UC2, 2), to, cv::COLOR_YUV2BGR_YUYV); break;
-        case V4L2_PIX_FMT_UYVY: cv::cvtColor(packed(CV_8UC2, 2), to, cv::COLOR_YUV2BGR_UYVY); break;
-        case V4L2_PIX_FMT_GREY: cv::cvtColor(packed(CV_8UC1, 1), to, cv::COLOR_GRAY2BGR); break;
-        case V4L2_PIX_FMT_BGR24: packed(CV_8UC3, 3).copyTo(to); break;
-        case V4L2_PIX_FMT_RGB24: cv::cvtColor(packed(CV_8UC3, 3), to, cv::COLOR_RGB2BGR); break;
+        case V4L2_PIX_FMT_YUYV: cv::cvtColor(buffer.packed(CV_8UC2, 2), to, cv::COLOR_YUV2BGR_YUYV); break;
+        case V4L2_PIX_FMT_UYVY: cv::cvtColor(buffer.packed(CV_8UC2, 2), to, cv::COLOR_YUV2BGR_UYVY); break;
+        case V4L2_PIX_FMT_GREY: cv::cvtColor(buffer.packed(CV_8UC1, 1), to, cv::COLOR_GRAY2BGR); break;
+        case V4L2_PIX_FMT_BGR24: buffer.packed(CV_8UC3, 3).copyTo(to); break;
+        case V4L2_PIX_FMT_RGB24: cv::cvtColor(buffer.packed(CV_8UC3, 3), to, cv::COLOR_RGB2BGR); break;
         case V4L2_PIX_FMT_NV12:
-        case V4L2_PIX_FMT_YUV420: {
-            // Planar 4:2:0 with the luma stride; OpenCV wants the planes stacked without padding.
-            if (width % 2 || height % 2) fail(CFOCAL_ERR_INVALID_ARGUMENT, "4:2:0 needs an even width and height");
-            const size_t stride = bytes_per_line > 0 ? static_cast<size_t>(bytes_per_line) : static_cast<size_t>(width);
-            need(stride * height * 3 / 2);
-            cv::Mat stacked(height * 3 / 2, width, CV_8UC1);
-            for (int r = 0; r < height * 3 / 2; r++) {
-                // NV12's chroma rows are full stride wide; I420's are half.
-                const bool chroma = r >= height;
-                const size_t rowStride = (chroma && fourcc == V4L2_PIX_FMT_YUV420) ? stride / 2 : stride;
-                const uint8_t *row = chroma ? bytes + stride * height + (r - height) * rowStride : bytes + r * stride;
-                if (chroma && fourcc == V4L2_PIX_FMT_YUV420) {
-                    // Two half-width chroma rows (U then V plane) fill one stacked row.
-                    const int half = (r - height);
-                    const uint8_t *u = bytes + stride * height;
-                    const uint8_t *v = u + (stride / 2) * (height / 2);
-                    const uint8_t *source = half < height / 4 ? u : v;
-                    const int local = half < height / 4 ? half : half - height / 4;
-                    std::memcpy(stacked.ptr(r), source + static_cast<size_t>(local) * 2 * (stride / 2), width / 2);
-                    std::memcpy(stacked.ptr(r) + width / 2, source + (static_cast<size_t>(local) * 2 + 1) * (stride / 2), width / 2);
-                } else {
-                    std::memcpy(stacked.ptr(r), row, width);
-                }
-            }
-            cv::cvtColor(stacked, to, fourcc == V4L2_PIX_FMT_NV12 ? cv::COLOR_YUV2BGR_NV12 : cv::COLOR_YUV2BGR_I420);
-            break;
-        }
+        case V4L2_PIX_FMT_YUV420: convert_420(buffer, to); break;
         case V4L2_PIX_FMT_MJPEG:
-        case V4L2_PIX_FMT_JPEG: {
-            cfocal_buffer *decoded = nullptr;
-            const cfocal_status status = cfocal_image_decode(bytes, count, 0, &decoded);
-            if (status != CFOCAL_OK) fail(CFOCAL_ERR_DECODE, std::string("a corrupt MJPEG frame: ") + cfocal_last_error());
-            std::unique_ptr<cfocal_buffer, void (*)(cfocal_buffer *)> owner(decoded, cfocal_buffer_free);
-            const cfocal_image view = cfocal_buffer_view(decoded);
-            if (view.width != width || view.height != height)
-                fail(CFOCAL_ERR_DECODE, "the MJPEG frame is " + std::to_string(view.width) + "x" + std::to_string(view.height) +
-                                            ", not the negotiated " + std::to_string(width) + "x" + std::to_string(height));
-            cv::Mat from = planes_of(view)[0];
-            if (view.format == CFOCAL_GRAY8) cv::cvtColor(from, to, cv::COLOR_GRAY2BGR);
-            else if (view.format == CFOCAL_BGRA8) cv::cvtColor(from, to, cv::COLOR_BGRA2BGR);
-            else from.copyTo(to);
-            break;
-        }
+        case V4L2_PIX_FMT_JPEG: convert_jpeg(buffer, to); break;
         default: fail(CFOCAL_ERR_UNSUPPORTED, "camera pixel format " + fourcc_name(fourcc) + " is not supported");
         }
         return CFOCAL_OK;

@@ -179,6 +179,33 @@ void paper_level(const cv::Mat &flat, double &level, double &noise) {
     noise = std::max(0.004, (level - lower) / 0.4);
 }
 
+// Black and white from the flattened channels, into `out` (gray8): 0 for ink, 255 for paper.
+void black_and_white(const std::vector<cv::Mat> &channels, cv::Mat &out) {
+    // Black and white. Strokes are found as what they are, narrow dark marks: a pixel is ink
+    // when a closing at stroke width (the paper around it, the stroke taken away) is brighter
+    // than it by more than the paper's noise could make, and it is darker than the midpoint
+    // between that paper and the stroke's core, so that strokes keep their width. Faint pencil,
+    // a tenth or two below the paper, passes; the blurred edges of dark print do not thicken
+    // it; a grey fill (a table's header) stays white, the print on it black. Broad areas darker
+    // than 60 % of the paper (a black box, bold display type) are ink too.
+    cv::Mat flat = channels[0] * 0.114 + channels[1] * 0.587 + channels[2] * 0.299;
+    double level, noise;
+    paper_level(flat, level, noise);
+    flat /= level;
+    cv::GaussianBlur(flat, flat, cv::Size(0, 0), 0.7);
+    // 0.8 % of the short side: wider than the strokes of body text on a page.
+    const int stroke = odd(0.008 * std::min(flat.cols, flat.rows));
+    const cv::Mat shape = cv::getStructuringElement(cv::MORPH_ELLIPSE, {stroke, stroke});
+    cv::Mat paper, core;
+    cv::morphologyEx(flat, paper, cv::MORPH_CLOSE, shape);
+    cv::erode(flat, core, shape);
+    const double least_contrast = std::max(0.1, 6.0 * noise / level);
+    cv::Mat stroke_ink = ((paper - flat) > least_contrast) & (flat < (paper + core) * 0.5);
+    cv::Mat ink = stroke_ink | (flat < 0.6);
+    out.setTo(255);
+    out.setTo(0, ink);
+}
+
 }  // namespace
 
 cfocal_status cfocal_enhance_scan(const cfocal_image *src, int32_t mode, const cfocal_image *dst) {
@@ -216,29 +243,7 @@ cfocal_status cfocal_enhance_scan(const cfocal_image *src, int32_t mode, const c
             else cv::cvtColor(enhanced, out, cv::COLOR_BGR2GRAY);
             return CFOCAL_OK;
         }
-        // Black and white. Strokes are found as what they are, narrow dark marks: a pixel is ink
-        // when a closing at stroke width (the paper around it, the stroke taken away) is brighter
-        // than it by more than the paper's noise could make, and it is darker than the midpoint
-        // between that paper and the stroke's core, so that strokes keep their width. Faint pencil,
-        // a tenth or two below the paper, passes; the blurred edges of dark print do not thicken
-        // it; a grey fill (a table's header) stays white, the print on it black. Broad areas darker
-        // than 60 % of the paper (a black box, bold display type) are ink too.
-        cv::Mat flat = channels[0] * 0.114 + channels[1] * 0.587 + channels[2] * 0.299;
-        double level, noise;
-        paper_level(flat, level, noise);
-        flat /= level;
-        cv::GaussianBlur(flat, flat, cv::Size(0, 0), 0.7);
-        // 0.8 % of the short side: wider than the strokes of body text on a page.
-        const int stroke = odd(0.008 * std::min(flat.cols, flat.rows));
-        const cv::Mat shape = cv::getStructuringElement(cv::MORPH_ELLIPSE, {stroke, stroke});
-        cv::Mat paper, core;
-        cv::morphologyEx(flat, paper, cv::MORPH_CLOSE, shape);
-        cv::erode(flat, core, shape);
-        const double least_contrast = std::max(0.1, 6.0 * noise / level);
-        cv::Mat stroke_ink = ((paper - flat) > least_contrast) & (flat < (paper + core) * 0.5);
-        cv::Mat ink = stroke_ink | (flat < 0.6);
-        out.setTo(255);
-        out.setTo(0, ink);
+        black_and_white(channels, out);
         return CFOCAL_OK;
     });
 }

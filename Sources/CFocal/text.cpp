@@ -125,67 +125,76 @@ double total_line_length(const cfocal_text_box *boxes, int count) {
     return total;
 }
 
-// Lines, words and characters of roughly horizontal text; returns how many boxes it wrote and
-// sets angle (when asked for one) to the text's dominant direction (degrees, y down), measured
-// between neighbouring characters.
-int detect_upright(const cv::Mat &gray, const cfocal_text_options *options, cfocal_text_box *out, int capacity,
-                   double *angle) {
-    if (angle != nullptr) *angle = 0;
+// The ink of a page: dark strokes narrower than kStrokeWindow (the black-hat), above Otsu's
+// threshold and the caller's least contrast, without what touches the border.
+struct Ink {
+    cv::Mat strokes, mask;
+    double threshold = 0;
+};
 
-    cv::Mat strokes, ink;
-    cv::morphologyEx(gray, strokes, cv::MORPH_BLACKHAT,
+Ink ink_of(const cv::Mat &gray, const cfocal_text_options *options) {
+    Ink ink;
+    cv::morphologyEx(gray, ink.strokes, cv::MORPH_BLACKHAT,
                      cv::getStructuringElement(cv::MORPH_RECT, {kStrokeWindow, kStrokeWindow}));
     // Otsu separates ink from paper texture; the floor keeps blank paper and noise empty.
-    const double otsu = cv::threshold(strokes, ink, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
-    const double threshold = std::max(otsu, options->min_contrast);
-    cv::threshold(strokes, ink, threshold, 255, cv::THRESH_BINARY);
+    const double otsu = cv::threshold(ink.strokes, ink.mask, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+    ink.threshold = std::max(otsu, options->min_contrast);
+    cv::threshold(ink.strokes, ink.mask, ink.threshold, 255, cv::THRESH_BINARY);
     // Ink touching the border is the page's own edge or the background beyond it (a flattened
     // page rarely fits its quad to the pixel), and would chain along whole rows as a margin word.
-    for (int x = 0; x < ink.cols; x++) {
-        if (ink.at<uint8_t>(0, x)) cv::floodFill(ink, cv::Point(x, 0), 0);
-        if (ink.at<uint8_t>(ink.rows - 1, x)) cv::floodFill(ink, cv::Point(x, ink.rows - 1), 0);
+    cv::Mat &mask = ink.mask;
+    for (int x = 0; x < mask.cols; x++) {
+        if (mask.at<uint8_t>(0, x)) cv::floodFill(mask, cv::Point(x, 0), 0);
+        if (mask.at<uint8_t>(mask.rows - 1, x)) cv::floodFill(mask, cv::Point(x, mask.rows - 1), 0);
     }
-    for (int y = 0; y < ink.rows; y++) {
-        if (ink.at<uint8_t>(y, 0)) cv::floodFill(ink, cv::Point(0, y), 0);
-        if (ink.at<uint8_t>(y, ink.cols - 1)) cv::floodFill(ink, cv::Point(ink.cols - 1, y), 0);
+    for (int y = 0; y < mask.rows; y++) {
+        if (mask.at<uint8_t>(y, 0)) cv::floodFill(mask, cv::Point(0, y), 0);
+        if (mask.at<uint8_t>(y, mask.cols - 1)) cv::floodFill(mask, cv::Point(mask.cols - 1, y), 0);
     }
+    return ink;
+}
 
-    cv::Mat charLabels, charStats, centroids;
-    const int charCount = cv::connectedComponentsWithStats(ink, charLabels, charStats, centroids, 8, CV_32S);
+// Connected components with their statistics.
+struct Components {
+    cv::Mat labels, stats, centroids;
+    int count = 0;
+};
+
+// The typical character height: the median of the components shaped like characters; 0 for none.
+double character_height(const Components &chars) {
     std::vector<int> heights;
-    for (int i = 1; i < charCount; i++) {
-        const int w = charStats.at<int>(i, cv::CC_STAT_WIDTH), h = charStats.at<int>(i, cv::CC_STAT_HEIGHT);
-        if (h >= 3 && h <= 80 && w <= 3 * h && charStats.at<int>(i, cv::CC_STAT_AREA) >= 6) heights.push_back(h);
+    for (int i = 1; i < chars.count; i++) {
+        const int w = chars.stats.at<int>(i, cv::CC_STAT_WIDTH), h = chars.stats.at<int>(i, cv::CC_STAT_HEIGHT);
+        if (h >= 3 && h <= 80 && w <= 3 * h && chars.stats.at<int>(i, cv::CC_STAT_AREA) >= 6) heights.push_back(h);
     }
-    if (heights.empty()) return 0;
-    const double charHeight = median_of(heights);
-    if (angle != nullptr) *angle = dominant_direction(charStats, centroids, charHeight);
+    return heights.empty() ? 0 : median_of(heights);
+}
 
-    // Odd: OpenCV does not reflect the anchor between dilation and erosion, so only a centred
-    // (odd) kernel keeps every ink pixel inside its word after the closing.
-    const int wordGap = std::max(1, static_cast<int>(std::lround(options->max_word_gap * charHeight))) | 1;
-    cv::Mat wordInk, wordLabels, wordStats;
-    cv::morphologyEx(ink, wordInk, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, {wordGap, 1}));
-    const int wordCount = cv::connectedComponentsWithStats(wordInk, wordLabels, wordStats, centroids, 8, CV_32S);
-
+// The word components worth chaining, left to right: not specks, not blocks.
+std::vector<int> word_candidates(const Components &wordParts, double charHeight) {
+    const cv::Mat &stats = wordParts.stats;
     std::vector<int> words;
-    for (int i = 1; i < wordCount; i++) {
-        const int w = wordStats.at<int>(i, cv::CC_STAT_WIDTH), h = wordStats.at<int>(i, cv::CC_STAT_HEIGHT);
+    for (int i = 1; i < wordParts.count; i++) {
+        const int w = stats.at<int>(i, cv::CC_STAT_WIDTH), h = stats.at<int>(i, cv::CC_STAT_HEIGHT);
         // Specks (dust, the dots of a rule, noise) are lower than half a character.
         if (h < std::max(3.0, kMinWordHeight * charHeight) || h > kMaxWordHeight * charHeight) continue;
-        if (wordStats.at<int>(i, cv::CC_STAT_AREA) < kMinWordFill * w * h) continue;
+        if (stats.at<int>(i, cv::CC_STAT_AREA) < kMinWordFill * w * h) continue;
         words.push_back(i);
     }
     std::sort(words.begin(), words.end(), [&](int a, int b) {
-        return wordStats.at<int>(a, cv::CC_STAT_LEFT) < wordStats.at<int>(b, cv::CC_STAT_LEFT);
+        return stats.at<int>(a, cv::CC_STAT_LEFT) < stats.at<int>(b, cv::CC_STAT_LEFT);
     });
+    return words;
+}
 
-    // Left to right, each word joins the line whose last word shares its band and is nearest.
+// Left to right, each word joins the line whose last word shares its band and is nearest;
+// lineOfWord gets each word's line (-1 for none).
+std::vector<Line> chain_lines(const std::vector<int> &words, const cv::Mat &stats, const cfocal_text_options *options,
+                              std::vector<int> &lineOfWord) {
     std::vector<Line> lines;
-    std::vector<int> lineOfWord(wordCount, -1);
     for (int word : words) {
-        const int x = wordStats.at<int>(word, cv::CC_STAT_LEFT), y = wordStats.at<int>(word, cv::CC_STAT_TOP);
-        const int w = wordStats.at<int>(word, cv::CC_STAT_WIDTH), h = wordStats.at<int>(word, cv::CC_STAT_HEIGHT);
+        const int x = stats.at<int>(word, cv::CC_STAT_LEFT), y = stats.at<int>(word, cv::CC_STAT_TOP);
+        const int w = stats.at<int>(word, cv::CC_STAT_WIDTH), h = stats.at<int>(word, cv::CC_STAT_HEIGHT);
         int best = -1;
         double bestGap = 0;
         for (size_t l = 0; l < lines.size(); l++) {
@@ -209,20 +218,24 @@ int detect_upright(const cv::Mat &gray, const cfocal_text_options *options, cfoc
         line.lastBottom = y + h;
         lineOfWord[word] = best;
     }
-    if (lines.empty()) return 0;
+    return lines;
+}
 
-    // Each line's reading direction from the minimum-area rectangle around its ink.
+// Each line's reading frame from the minimum-area rectangle around its ink, and its contrast;
+// returns each character's word (-1 for characters of no line).
+std::vector<int> frame_lines(std::vector<Line> &lines, const std::vector<int> &lineOfWord, const Components &chars,
+                             const cv::Mat &wordLabels, const cv::Mat &strokes) {
     std::vector<std::vector<cv::Point>> linePoints(lines.size());
-    std::vector<int> wordOfChar(charCount, -1);
-    for (int r = 0; r < ink.rows; r++) {
-        const int *chars = charLabels.ptr<int>(r);
+    std::vector<int> wordOfChar(chars.count, -1);
+    for (int r = 0; r < strokes.rows; r++) {
+        const int *charRow = chars.labels.ptr<int>(r);
         const int *wordRow = wordLabels.ptr<int>(r);
         const uint8_t *strokeRow = strokes.ptr<uint8_t>(r);
-        for (int c = 0; c < ink.cols; c++) {
-            if (chars[c] == 0) continue;
+        for (int c = 0; c < strokes.cols; c++) {
+            if (charRow[c] == 0) continue;
             const int line = lineOfWord[wordRow[c]];
             if (line < 0) continue;
-            wordOfChar[chars[c]] = wordRow[c];
+            wordOfChar[charRow[c]] = wordRow[c];
             linePoints[line].push_back({c, r});
             lines[line].contrast += strokeRow[c];
             lines[line].inkPixels++;
@@ -239,11 +252,15 @@ int detect_upright(const cv::Mat &gray, const cfocal_text_options *options, cfoc
         line.across = frame.across();
         line.center = rect.center;
     }
+    return wordOfChar;
+}
 
-    std::vector<Extent> wordExtent(wordCount), charExtent(charCount);
-    for (int r = 0; r < ink.rows; r++) {
+// The extents of lines, words and characters along each line's reading frame.
+void measure_extents(std::vector<Line> &lines, const std::vector<int> &lineOfWord, const std::vector<int> &wordOfChar,
+                     const cv::Mat &charLabels, std::vector<Extent> &wordExtent, std::vector<Extent> &charExtent) {
+    for (int r = 0; r < charLabels.rows; r++) {
         const int *chars = charLabels.ptr<int>(r);
-        for (int c = 0; c < ink.cols; c++) {
+        for (int c = 0; c < charLabels.cols; c++) {
             if (chars[c] == 0 || wordOfChar[chars[c]] < 0) continue;
             const int word = wordOfChar[chars[c]];
             Line &line = lines[lineOfWord[word]];
@@ -254,8 +271,17 @@ int detect_upright(const cv::Mat &gray, const cfocal_text_options *options, cfoc
             charExtent[chars[c]].add(u, v);
         }
     }
+}
 
-    // A line must be longer than it is tall; a lone word must look like more than a mark.
+// Ink exactly at the threshold scores 0.5, twice as dark as the threshold or more 1.
+double line_confidence(const Line &line, double threshold) {
+    const double mean = line.contrast / std::max(1, line.inkPixels);
+    return std::clamp(0.5 + 0.5 * (mean - threshold) / threshold, 0.0, 1.0);
+}
+
+// The lines worth reporting, at most max_lines of the surest, in reading order (top to bottom):
+// a line must be longer than it is tall, and a lone word look like more than a mark.
+std::vector<int> kept_lines(const std::vector<Line> &lines, const cfocal_text_options *options, double threshold) {
     std::vector<int> kept;
     for (size_t l = 0; l < lines.size(); l++) {
         const Line &line = lines[l];
@@ -265,55 +291,102 @@ int detect_upright(const cv::Mat &gray, const cfocal_text_options *options, cfoc
         if (line.words.size() == 1 && length < 3 * height) continue;
         kept.push_back(static_cast<int>(l));
     }
-    auto confidence = [&](const Line &line) {
-        // Ink exactly at the threshold scores 0.5, twice as dark as the threshold or more 1.
-        const double mean = line.contrast / std::max(1, line.inkPixels);
-        return std::clamp(0.5 + 0.5 * (mean - threshold) / threshold, 0.0, 1.0);
-    };
     if (options->max_lines > 0 && static_cast<int>(kept.size()) > options->max_lines) {
         // Ties keep their order (std::stable_sort's temporary buffer is deprecated in libstdc++ 12).
         std::sort(kept.begin(), kept.end(), [&](int a, int b) {
-            const double ca = confidence(lines[a]), cb = confidence(lines[b]);
+            const double ca = line_confidence(lines[a], threshold), cb = line_confidence(lines[b], threshold);
             return ca != cb ? ca > cb : a < b;
         });
         kept.resize(options->max_lines);
     }
-    // Reading order, top to bottom (a strict key: std::sort needs one).
+    // A strict key: std::sort needs one.
     std::sort(kept.begin(), kept.end(), [&](int a, int b) { return lines[a].center.y < lines[b].center.y; });
+    return kept;
+}
 
+// What the search found, ready to be written as boxes.
+struct Found {
+    std::vector<Line> lines;
+    std::vector<int> kept, wordOfChar;
+    std::vector<Extent> wordExtent, charExtent;
+    double threshold = 0;
+};
+
+// The boxes: kept lines, then their words, then the words' characters, each pointing at its
+// parent; returns how many were written.
+int write_boxes(const Found &found, cfocal_text_box *out, int capacity) {
+    const auto &lines = found.lines;
+    const auto &kept = found.kept;
     int written = 0;
     for (int l : kept) {
         if (written == capacity) break;
         const Line &line = lines[l];
-        out[written++] = box_from(line.extent, line.center, line.along, line.across, confidence(line), 0, -1);
+        out[written++] =
+            box_from(line.extent, line.center, line.along, line.across, line_confidence(line, found.threshold), 0, -1);
     }
     const int lineBoxes = written;
-    std::vector<int> wordIndex(wordCount, -1);
+    std::vector<int> wordIndex(found.wordExtent.size(), -1);
     for (int i = 0; i < lineBoxes && written < capacity; i++) {
         const Line &line = lines[kept[i]];
         std::vector<int> ordered = line.words;
-        std::sort(ordered.begin(), ordered.end(), [&](int a, int b) { return wordExtent[a].minU < wordExtent[b].minU; });
+        std::sort(ordered.begin(), ordered.end(),
+                  [&](int a, int b) { return found.wordExtent[a].minU < found.wordExtent[b].minU; });
         for (int word : ordered) {
             if (written == capacity) break;
-            if (wordExtent[word].empty()) continue;
+            if (found.wordExtent[word].empty()) continue;
             wordIndex[word] = written;
-            out[written++] = box_from(wordExtent[word], line.center, line.along, line.across, out[i].confidence, 1, i);
+            out[written++] = box_from(found.wordExtent[word], line.center, line.along, line.across, out[i].confidence, 1, i);
         }
     }
+    const auto &wordOfChar = found.wordOfChar;
     std::vector<int> chars;
-    for (int ch = 1; ch < charCount; ch++)
-        if (wordOfChar[ch] >= 0 && wordIndex[wordOfChar[ch]] >= 0 && !charExtent[ch].empty()) chars.push_back(ch);
+    for (size_t ch = 1; ch < wordOfChar.size(); ch++)
+        if (wordOfChar[ch] >= 0 && wordIndex[wordOfChar[ch]] >= 0 && !found.charExtent[ch].empty()) chars.push_back(static_cast<int>(ch));
     std::sort(chars.begin(), chars.end(), [&](int a, int b) {
         if (wordOfChar[a] != wordOfChar[b]) return wordIndex[wordOfChar[a]] < wordIndex[wordOfChar[b]];
-        return charExtent[a].minU < charExtent[b].minU;
+        return found.charExtent[a].minU < found.charExtent[b].minU;
     });
     for (int ch : chars) {
         if (written == capacity) break;
         const int parent = wordIndex[wordOfChar[ch]];
         const Line &line = lines[kept[out[parent].parent]];
-        out[written++] = box_from(charExtent[ch], line.center, line.along, line.across, out[parent].confidence, 2, parent);
+        out[written++] = box_from(found.charExtent[ch], line.center, line.along, line.across, out[parent].confidence, 2, parent);
     }
     return written;
+}
+
+// Lines, words and characters of roughly horizontal text; returns how many boxes it wrote and
+// sets angle (when asked for one) to the text's dominant direction (degrees, y down), measured
+// between neighbouring characters.
+int detect_upright(const cv::Mat &gray, const cfocal_text_options *options, cfocal_text_box *out, int capacity,
+                   double *angle) {
+    if (angle != nullptr) *angle = 0;
+    const Ink ink = ink_of(gray, options);
+    Components chars;
+    chars.count = cv::connectedComponentsWithStats(ink.mask, chars.labels, chars.stats, chars.centroids, 8, CV_32S);
+    const double charHeight = character_height(chars);
+    if (charHeight == 0) return 0;
+    if (angle != nullptr) *angle = dominant_direction(chars.stats, chars.centroids, charHeight);
+
+    // Odd: OpenCV does not reflect the anchor between dilation and erosion, so only a centred
+    // (odd) kernel keeps every ink pixel inside its word after the closing.
+    const int wordGap = std::max(1, static_cast<int>(std::lround(options->max_word_gap * charHeight))) | 1;
+    cv::Mat wordInk;
+    cv::morphologyEx(ink.mask, wordInk, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, {wordGap, 1}));
+    Components words;
+    words.count = cv::connectedComponentsWithStats(wordInk, words.labels, words.stats, words.centroids, 8, CV_32S);
+
+    Found found;
+    found.threshold = ink.threshold;
+    std::vector<int> lineOfWord(words.count, -1);
+    found.lines = chain_lines(word_candidates(words, charHeight), words.stats, options, lineOfWord);
+    if (found.lines.empty()) return 0;
+    found.wordOfChar = frame_lines(found.lines, lineOfWord, chars, words.labels, ink.strokes);
+    found.wordExtent.resize(words.count);
+    found.charExtent.resize(chars.count);
+    measure_extents(found.lines, lineOfWord, found.wordOfChar, chars.labels, found.wordExtent, found.charExtent);
+    found.kept = kept_lines(found.lines, options, ink.threshold);
+    return write_boxes(found, out, capacity);
 }
 
 }  // namespace

@@ -16,6 +16,8 @@ using namespace cfocal;
 
 struct cfocal_text_model {
     cv::dnn::Net net;
+    // The last pass's output, which the probability map of that pass points into.
+    cv::Mat output;
 };
 
 namespace {
@@ -166,6 +168,93 @@ std::vector<Segment> fitted_to_ink(const cv::Mat &gray, const Segment &line, dou
     return pieces;
 }
 
+
+// The network's text probability for a BGR image, an input_size square map (a CV_32F header over
+// the network's output, valid until its next pass); `fitted` is the image's size inside it.
+cv::Mat probability_map(cfocal_text_model &model, const cv::Mat &bgr, int input_size, cv::Size &fitted) {
+    // The input is always input_size × input_size (a multiple of 32: the network halves the
+    // resolution five times): 4.6's ONNX importer fixes the Resize layers' output sizes at the
+    // first forward pass, so a second image of another size comes out empty. The image is
+    // scaled to fit and padded with its mean (plain paper, not an edge).
+    const int side = std::max(32, input_size / 32 * 32);
+    const double fit = static_cast<double>(side) / std::max(bgr.cols, bgr.rows);
+    fitted = cv::Size(std::clamp(static_cast<int>(std::lround(bgr.cols * fit)), 1, side),
+                      std::clamp(static_cast<int>(std::lround(bgr.rows * fit)), 1, side));
+    cv::Mat scaled, canvas;
+    cv::resize(bgr, scaled, fitted, 0, 0, fit < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
+    cv::copyMakeBorder(scaled, canvas, 0, side - fitted.height, 0, side - fitted.width, cv::BORDER_CONSTANT,
+                       cv::mean(scaled));
+    const cv::Size input(side, side);
+    model.net.setInput(cv::dnn::blobFromImage(canvas, kScale, input, kMean, true, false));
+    model.output = model.net.forward();
+    // [H, W] after the conversion's squeeze; [1, 1, H, W] from the original export.
+    if (model.output.total() != static_cast<size_t>(input.area()))
+        fail(CFOCAL_ERR_UNSUPPORTED, "detect text with the model: the network's output is not one probability map");
+    return cv::Mat(input.height, input.width, CV_32F, model.output.ptr<float>());
+}
+
+// The text regions of a probability map as segments in the image's pixels (toImageX and toImageY
+// scale the map's fitted part back), each grown back to its text's extent as DB shrank it.
+std::vector<Segment> segments_of(const cv::Mat &probability, double binary_threshold, double polygon_threshold,
+                                 double unclip_ratio, double toImageX, double toImageY) {
+    cv::Mat text = probability > binary_threshold;
+    std::vector<std::vector<cv::Point>> regions;
+    cv::findContours(text, regions, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+    std::vector<Segment> segments;
+    for (const auto &region : regions) {
+        const double area = cv::contourArea(region), perimeter = cv::arcLength(region, true);
+        if (region.size() < 3 || area < 4 || perimeter <= 0) continue;
+        const cv::Rect bounds = cv::boundingRect(region);
+        cv::Mat mask = cv::Mat::zeros(bounds.size(), CV_8U);
+        cv::fillPoly(mask, std::vector<std::vector<cv::Point>>{region}, 255, cv::LINE_8, 0, -bounds.tl());
+        const double score = cv::mean(probability(bounds), mask)[0];
+        if (score < polygon_threshold) continue;
+        // DB shrinks each region during training by area × (1 − r²) / perimeter; growing the
+        // found region by area × ratio / perimeter restores the text's own extent.
+        const double grow = area * unclip_ratio / perimeter;
+        cv::RotatedRect rect = cv::minAreaRect(region);
+        rect.size.width += static_cast<float>(2 * grow);
+        rect.size.height += static_cast<float>(2 * grow);
+        cv::Point2f corners[4];
+        rect.points(corners);
+        cv::Point2f mapped[4];
+        for (int k = 0; k < 4; k++)
+            mapped[k] = {static_cast<float>((corners[k].x + 0.5) * toImageX - 0.5),
+                         static_cast<float>((corners[k].y + 0.5) * toImageY - 0.5)};
+        const ReadingFrame frame = reading_frame(mapped);
+        segments.push_back({frame.center, frame.along, frame.length, frame.height, score});
+    }
+    return segments;
+}
+
+// A lone narrow character ("1", "l") comes out of minAreaRect taller than wide, read top to
+// bottom; short segments across the reading direction (that of the elongated ones) are turned to
+// it, or they would neither join their row nor report upright. Long ones across it are a table's
+// rule or border, or a column of aligned digits read the wrong way, and are dropped.
+void turn_to_reading_direction(std::vector<Segment> &segments) {
+    // Directions are axial (a line read either way is the same line): they are averaged as
+    // doubled angles, so that a few segments across the text cannot tilt the mean.
+    cv::Point2d doubled(0, 0);
+    for (const Segment &s : segments) {
+        if (s.length < 2 * s.height) continue;
+        const double angle = std::atan2(s.along.y, s.along.x);
+        doubled += cv::Point2d(std::cos(2 * angle), std::sin(2 * angle)) * s.length;
+    }
+    if (cv::norm(doubled) == 0) return;
+    const double angle = std::atan2(doubled.y, doubled.x) / 2;
+    const cv::Point2d reading(std::cos(angle), std::sin(angle));
+    segments.erase(std::remove_if(segments.begin(), segments.end(),
+                                  [&](const Segment &s) {
+                                      return s.length >= 3 * s.height && std::abs(s.along.dot(reading)) < std::cos(CV_PI / 4);
+                                  }),
+                   segments.end());
+    for (Segment &s : segments) {
+        if (std::abs(s.along.dot(reading)) >= std::cos(CV_PI / 4)) continue;
+        s.along = reading;
+        std::swap(s.length, s.height);
+    }
+}
+
 }  // namespace
 
 extern "C" {
@@ -198,92 +287,18 @@ cfocal_status cfocal_text_model_detect(cfocal_text_model *model, const cfocal_im
         case CFOCAL_BGRA8: cv::cvtColor(planes_of(*image)[0], bgr, cv::COLOR_BGRA2BGR); break;
         default: cv::cvtColor(gray_of(*image), bgr, cv::COLOR_GRAY2BGR); break;
         }
-        // The input is always input_size × input_size (a multiple of 32: the network halves the
-        // resolution five times): 4.6's ONNX importer fixes the Resize layers' output sizes at the
-        // first forward pass, so a second image of another size comes out empty. The image is
-        // scaled to fit and padded with its mean (plain paper, not an edge).
-        const int side = std::max(32, input_size / 32 * 32);
-        const double fit = static_cast<double>(side) / std::max(bgr.cols, bgr.rows);
-        const cv::Size fitted(std::clamp(static_cast<int>(std::lround(bgr.cols * fit)), 1, side),
-                              std::clamp(static_cast<int>(std::lround(bgr.rows * fit)), 1, side));
-        cv::Mat scaled, canvas;
-        cv::resize(bgr, scaled, fitted, 0, 0, fit < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
-        cv::copyMakeBorder(scaled, canvas, 0, side - fitted.height, 0, side - fitted.width, cv::BORDER_CONSTANT,
-                           cv::mean(scaled));
-        const cv::Size input(side, side);
-        model->net.setInput(cv::dnn::blobFromImage(canvas, kScale, input, kMean, true, false));
-        cv::Mat output = model->net.forward();
-        // [H, W] after the conversion's squeeze; [1, 1, H, W] from the original export.
-        if (output.total() != static_cast<size_t>(input.area()))
-            fail(CFOCAL_ERR_UNSUPPORTED, "detect text with the model: the network's output is not one probability map");
-        cv::Mat probability(input.height, input.width, CV_32F, output.ptr<float>());
-
-        cv::Mat text = probability > binary_threshold;
-        std::vector<std::vector<cv::Point>> regions;
-        cv::findContours(text, regions, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
-        const double toImageX = static_cast<double>(bgr.cols) / fitted.width;
-        const double toImageY = static_cast<double>(bgr.rows) / fitted.height;
-        std::vector<Segment> segments;
-        for (const auto &region : regions) {
-            const double area = cv::contourArea(region), perimeter = cv::arcLength(region, true);
-            if (region.size() < 3 || area < 4 || perimeter <= 0) continue;
-            const cv::Rect bounds = cv::boundingRect(region);
-            cv::Mat mask = cv::Mat::zeros(bounds.size(), CV_8U);
-            cv::fillPoly(mask, std::vector<std::vector<cv::Point>>{region}, 255, cv::LINE_8, 0, -bounds.tl());
-            const double score = cv::mean(probability(bounds), mask)[0];
-            if (score < polygon_threshold) continue;
-            // DB shrinks each region during training by area × (1 − r²) / perimeter; growing the
-            // found region by area × ratio / perimeter restores the text's own extent.
-            const double grow = area * unclip_ratio / perimeter;
-            cv::RotatedRect rect = cv::minAreaRect(region);
-            rect.size.width += static_cast<float>(2 * grow);
-            rect.size.height += static_cast<float>(2 * grow);
-            cv::Point2f corners[4];
-            rect.points(corners);
-            cv::Point2f mapped[4];
-            for (int k = 0; k < 4; k++)
-                mapped[k] = {static_cast<float>((corners[k].x + 0.5) * toImageX - 0.5),
-                             static_cast<float>((corners[k].y + 0.5) * toImageY - 0.5)};
-            const ReadingFrame frame = reading_frame(mapped);
-            segments.push_back({frame.center, frame.along, frame.length, frame.height, score});
-        }
-        // A lone narrow character ("1", "l") comes out of minAreaRect taller than wide, read top
-        // to bottom; turn short segments across the reading direction (that of the elongated ones)
-        // to it, or they would neither join their row nor report upright. Long ones are dropped
-        // below.
-        // Directions are axial (a line read either way is the same line): they are averaged as
-        // doubled angles, so that a few segments across the text cannot tilt the mean.
-        cv::Point2d doubled(0, 0);
-        for (const Segment &s : segments) {
-            if (s.length < 2 * s.height) continue;
-            const double angle = std::atan2(s.along.y, s.along.x);
-            doubled += cv::Point2d(std::cos(2 * angle), std::sin(2 * angle)) * s.length;
-        }
-        if (cv::norm(doubled) > 0) {
-            const double angle = std::atan2(doubled.y, doubled.x) / 2;
-            const cv::Point2d reading(std::cos(angle), std::sin(angle));
-            // A long thin segment across the reading direction is a table's rule or border, or a
-            // column of aligned digits read the wrong way, not a line of text.
-            segments.erase(std::remove_if(segments.begin(), segments.end(),
-                                          [&](const Segment &s) {
-                                              return s.length >= 3 * s.height &&
-                                                     std::abs(s.along.dot(reading)) < std::cos(CV_PI / 4);
-                                          }),
-                           segments.end());
-            for (Segment &s : segments) {
-                if (std::abs(s.along.dot(reading)) >= std::cos(CV_PI / 4)) continue;
-                s.along = reading;
-                std::swap(s.length, s.height);
-            }
-        }
-        std::vector<Segment> lines = joined(segments, max_line_gap);
+        cv::Size fitted;
+        const cv::Mat probability = probability_map(*model, bgr, input_size, fitted);
+        std::vector<Segment> segments = segments_of(probability, binary_threshold, polygon_threshold, unclip_ratio,
+                                                    static_cast<double>(bgr.cols) / fitted.width,
+                                                    static_cast<double>(bgr.rows) / fitted.height);
+        turn_to_reading_direction(segments);
         // gray_of gives the same pixels as converting bgr back, without the round trip for gray
         // and 4:2:0 images.
         const cv::Mat gray = gray_of(*image);
-        std::vector<Segment> segmentsOfInk;
-        for (const Segment &line : lines)
-            for (const Segment &piece : fitted_to_ink(gray, line, max_segment_gap)) segmentsOfInk.push_back(piece);
-        lines = std::move(segmentsOfInk);
+        std::vector<Segment> lines;
+        for (const Segment &line : joined(segments, max_line_gap))
+            for (const Segment &piece : fitted_to_ink(gray, line, max_segment_gap)) lines.push_back(piece);
         // The most confident first; ties keep their order (std::stable_sort's temporary buffer is
         // deprecated in libstdc++ 12).
         std::vector<size_t> order(lines.size());

@@ -105,6 +105,65 @@ int32_t cfocal_video_encoder_available(const char *encoder, const char *final_pa
            avformat_query_codec(container, codec->id, FF_COMPLIANCE_NORMAL) == 1;
 }
 
+namespace {
+
+// The encoder for `codec` in `pixel_format`, opened with the config's rate control, preset and
+// memory settings.
+void open_encoder(cfocal_video_writer &w, const AVCodec *codec, AVPixelFormat pixel_format,
+                  const cfocal_video_writer_config &config) {
+    AVCodecContext *e = w.encoder = avcodec_alloc_context3(codec);
+    if (e == nullptr) fail(CFOCAL_ERR_INTERNAL, "out of memory");
+    AVRational rate = av_d2q(config.frames_per_second, 100000);
+    e->width = config.width;
+    e->height = config.height;
+    e->pix_fmt = pixel_format;
+    e->framerate = rate;
+    e->time_base = av_inv_q(rate);
+    e->thread_count = config.threads;
+    if (w.format->oformat->flags & AVFMT_GLOBALHEADER) e->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    AVDictionary *options = nullptr;
+    bool has_crf = av_opt_find(e->priv_data, "crf", nullptr, 0, 0) != nullptr;
+    if (config.preset != nullptr && av_opt_find(e->priv_data, "preset", nullptr, 0, 0) != nullptr)
+        av_dict_set(&options, "preset", config.preset, 0);
+    if (config.bit_rate > 0) {
+        e->bit_rate = config.bit_rate;
+    } else if (has_crf && config.crf >= 0) {
+        av_dict_set_int(&options, "crf", config.crf, 0);
+    } else if (!has_crf && codec->id != AV_CODEC_ID_FFV1) {
+        // Encoders without a rate factor default to very low bit rates: ask for a fixed quantiser.
+        e->flags |= AV_CODEC_FLAG_QSCALE;
+        e->global_quality = FF_QP2LAMBDA * 3;
+    }
+    // Each frame of lookahead and each B-frame is a frame x264 holds (per thread): the memory knobs.
+    if (config.lookahead >= 0 && av_opt_find(e->priv_data, "rc-lookahead", nullptr, 0, 0) != nullptr)
+        av_dict_set_int(&options, "rc-lookahead", config.lookahead, 0);
+    if (config.b_frames >= 0) e->max_b_frames = config.b_frames;
+    // x264's lookahead thread buffers frames of its own (about 8 MB at 1080p); on the encoding
+    // threads the output is byte-identical and, at veryfast on two cores, no slower.
+    if (config.lookahead_thread == 0 && av_opt_find(e->priv_data, "x264-params", nullptr, 0, 0) != nullptr)
+        av_dict_set(&options, "x264-params", "sync-lookahead=0", 0);
+    int code = avcodec_open2(e, codec, &options);
+    av_dict_free(&options);
+    if (code < 0) fail_av(code, "open the " + std::string(codec->name) + " encoder for '" + w.final_path + "'");
+}
+
+// The stream for the encoder's packets, and the file at `temporary_path` with its header written.
+void open_file(cfocal_video_writer &w, const char *temporary_path) {
+    w.stream = avformat_new_stream(w.format, nullptr);
+    if (w.stream == nullptr) fail(CFOCAL_ERR_INTERNAL, "out of memory");
+    w.stream->time_base = w.encoder->time_base;
+    w.stream->avg_frame_rate = w.encoder->framerate;
+    avcodec_parameters_from_context(w.stream->codecpar, w.encoder);
+
+    int code = avio_open(&w.format->pb, temporary_path, AVIO_FLAG_WRITE);
+    if (code < 0) fail_av(code, "create '" + w.final_path + "'");
+    w.file_open = true;
+    code = avformat_write_header(w.format, nullptr);
+    if (code < 0) fail_av(code, "write the header of '" + w.final_path + "'");
+}
+
+}  // namespace
+
 cfocal_status cfocal_video_writer_open(const char *final_path, const char *temporary_path,
                                        const cfocal_video_writer_config *config, cfocal_video_writer **out) {
     return guarded("open video writer", [&] {
@@ -136,52 +195,8 @@ cfocal_status cfocal_video_writer_open(const char *final_path, const char *tempo
                                                   " in 4:2:0 needs an even width and height, not " +
                                                   std::to_string(config->width) + "x" + std::to_string(config->height));
 
-        AVCodecContext *e = w->encoder = avcodec_alloc_context3(codec);
-        if (e == nullptr) fail(CFOCAL_ERR_INTERNAL, "out of memory");
-        AVRational rate = av_d2q(config->frames_per_second, 100000);
-        e->width = config->width;
-        e->height = config->height;
-        e->pix_fmt = pixel_format;
-        e->framerate = rate;
-        e->time_base = av_inv_q(rate);
-        e->thread_count = config->threads;
-        if (w->format->oformat->flags & AVFMT_GLOBALHEADER) e->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
-        AVDictionary *options = nullptr;
-        bool has_crf = av_opt_find(e->priv_data, "crf", nullptr, 0, 0) != nullptr;
-        if (config->preset != nullptr && av_opt_find(e->priv_data, "preset", nullptr, 0, 0) != nullptr)
-            av_dict_set(&options, "preset", config->preset, 0);
-        if (config->bit_rate > 0) {
-            e->bit_rate = config->bit_rate;
-        } else if (has_crf && config->crf >= 0) {
-            av_dict_set_int(&options, "crf", config->crf, 0);
-        } else if (!has_crf && codec->id != AV_CODEC_ID_FFV1) {
-            // Encoders without a rate factor default to very low bit rates: ask for a fixed quantiser.
-            e->flags |= AV_CODEC_FLAG_QSCALE;
-            e->global_quality = FF_QP2LAMBDA * 3;
-        }
-        // Each frame of lookahead and each B-frame is a frame x264 holds (per thread): the memory knobs.
-        if (config->lookahead >= 0 && av_opt_find(e->priv_data, "rc-lookahead", nullptr, 0, 0) != nullptr)
-            av_dict_set_int(&options, "rc-lookahead", config->lookahead, 0);
-        if (config->b_frames >= 0) e->max_b_frames = config->b_frames;
-        // x264's lookahead thread buffers frames of its own (about 8 MB at 1080p); on the encoding
-        // threads the output is byte-identical and, at veryfast on two cores, no slower.
-        if (config->lookahead_thread == 0 && av_opt_find(e->priv_data, "x264-params", nullptr, 0, 0) != nullptr)
-            av_dict_set(&options, "x264-params", "sync-lookahead=0", 0);
-        int code = avcodec_open2(e, codec, &options);
-        av_dict_free(&options);
-        if (code < 0) fail_av(code, "open the " + std::string(codec->name) + " encoder for '" + w->final_path + "'");
-
-        w->stream = avformat_new_stream(w->format, nullptr);
-        if (w->stream == nullptr) fail(CFOCAL_ERR_INTERNAL, "out of memory");
-        w->stream->time_base = e->time_base;
-        w->stream->avg_frame_rate = rate;
-        avcodec_parameters_from_context(w->stream->codecpar, e);
-
-        code = avio_open(&w->format->pb, temporary_path, AVIO_FLAG_WRITE);
-        if (code < 0) fail_av(code, "create '" + w->final_path + "'");
-        w->file_open = true;
-        code = avformat_write_header(w->format, nullptr);
-        if (code < 0) fail_av(code, "write the header of '" + w->final_path + "'");
+        open_encoder(*w, codec, pixel_format, *config);
+        open_file(*w, temporary_path);
 
         w->packet = av_packet_alloc();
         w->frame = av_frame_alloc();
@@ -191,6 +206,61 @@ cfocal_status cfocal_video_writer_open(const char *final_path, const char *tempo
         return CFOCAL_OK;
     });
 }
+
+namespace {
+
+// The caller's planes go to the encoder as they are, in a reference-counted buffer whose last
+// reference releases them: encoders that copy their input (x264 does) let go at once, others when
+// they are done with the frame.
+void encode_borrowed(cfocal_video_writer &w, const cfocal_image &image, ReleaseOnce &pending) {
+    AVFrame *f = w.borrowed;
+    f->buf[0] = pending.into_buffer(image.planes[0], size_t(image.row_bytes[0]) * size_t(image.height));
+    f->format = av_pixel_format(image.format);
+    f->width = image.width;
+    f->height = image.height;
+    for (int p = 0; p < plane_count(image.format); ++p) {
+        f->data[p] = image.planes[p];
+        f->linesize[p] = int(image.row_bytes[p]);
+    }
+    f->pts = w.next_pts++;
+    try {
+        encode(&w, f);
+    } catch (...) {
+        av_frame_unref(f);
+        throw;
+    }
+    av_frame_unref(f);
+}
+
+// The image's pixels copied (or converted) into the writer's own frame.
+void copy_into_frame(cfocal_video_writer &w, const cfocal_image &image) {
+    AVFrame *f = w.frame;
+    if (f->buf[0] == nullptr) {  // allocated on first use: frames the encoder can borrow never need it
+        f->format = w.encoder->pix_fmt;
+        f->width = w.encoder->width;
+        f->height = w.encoder->height;
+        if (av_frame_get_buffer(f, 64) < 0) fail(CFOCAL_ERR_INTERNAL, "out of memory");
+    }
+    const int code = av_frame_make_writable(f);
+    if (code < 0) fail_av(code, "write '" + w.final_path + "'");
+    const AVPixelFormat source = av_pixel_format(image.format);
+    if (source == w.encoder->pix_fmt) {
+        for (int p = 0; p < plane_count(image.format); ++p) {
+            int width_bytes = p == 0 ? image.width * channels(image.format) : (image.width + 1) / 2;
+            int rows = p == 0 ? image.height : (image.height + 1) / 2;
+            av_image_copy_plane(f->data[p], f->linesize[p], image.planes[p], int(image.row_bytes[p]), width_bytes, rows);
+        }
+        return;
+    }
+    w.scaler = sws_getCachedContext(w.scaler, image.width, image.height, source, f->width, f->height,
+                                    AVPixelFormat(f->format), SWS_BILINEAR, nullptr, nullptr, nullptr);
+    if (w.scaler == nullptr) fail(CFOCAL_ERR_UNSUPPORTED, "no conversion to the encoder's pixel format");
+    const uint8_t *planes[4] = {image.planes[0], image.planes[1], image.planes[2], nullptr};
+    int strides[4] = {int(image.row_bytes[0]), int(image.row_bytes[1]), int(image.row_bytes[2]), 0};
+    sws_scale(w.scaler, planes, strides, 0, image.height, f->data, f->linesize);
+}
+
+}  // namespace
 
 cfocal_status cfocal_video_writer_append(cfocal_video_writer *w, const cfocal_image *image, void (*release)(void *),
                                          void *context) {
@@ -204,57 +274,15 @@ cfocal_status cfocal_video_writer_append(cfocal_video_writer *w, const cfocal_im
                                                   "x" + std::to_string(image->height) + ", the video " +
                                                   std::to_string(w->encoder->width) + "x" +
                                                   std::to_string(w->encoder->height));
-        AVPixelFormat source = av_pixel_format(image->format);
+        const AVPixelFormat source = av_pixel_format(image->format);
         if (source == w->encoder->pix_fmt && release != nullptr) {
-            // The caller's planes go to the encoder as they are, in a reference-counted buffer
-            // whose last reference releases them: encoders that copy their input (x264 does) let
-            // go at once, others when they are done with the frame.
-            AVFrame *f = w->borrowed;
-            f->buf[0] = pending.into_buffer(image->planes[0], size_t(image->row_bytes[0]) * size_t(image->height));
-            f->format = source;
-            f->width = image->width;
-            f->height = image->height;
-            for (int p = 0; p < plane_count(image->format); ++p) {
-                f->data[p] = image->planes[p];
-                f->linesize[p] = int(image->row_bytes[p]);
-            }
-            f->pts = w->next_pts++;
-            try {
-                encode(w, f);
-            } catch (...) {
-                av_frame_unref(f);
-                throw;
-            }
-            av_frame_unref(f);
+            encode_borrowed(*w, *image, pending);
             return CFOCAL_OK;
         }
-        AVFrame *f = w->frame;
-        if (f->buf[0] == nullptr) {  // allocated on first use: frames the encoder can borrow never need it
-            f->format = w->encoder->pix_fmt;
-            f->width = w->encoder->width;
-            f->height = w->encoder->height;
-            if (av_frame_get_buffer(f, 64) < 0) fail(CFOCAL_ERR_INTERNAL, "out of memory");
-        }
-        int code = av_frame_make_writable(f);
-        if (code < 0) fail_av(code, "write '" + w->final_path + "'");
-        if (source == w->encoder->pix_fmt) {
-            for (int p = 0; p < plane_count(image->format); ++p) {
-                int width_bytes = p == 0 ? image->width * channels(image->format) : (image->width + 1) / 2;
-                int rows = p == 0 ? image->height : (image->height + 1) / 2;
-                av_image_copy_plane(f->data[p], f->linesize[p], image->planes[p], int(image->row_bytes[p]),
-                                    width_bytes, rows);
-            }
-        } else {
-            w->scaler = sws_getCachedContext(w->scaler, image->width, image->height, source, f->width, f->height,
-                                             AVPixelFormat(f->format), SWS_BILINEAR, nullptr, nullptr, nullptr);
-            if (w->scaler == nullptr) fail(CFOCAL_ERR_UNSUPPORTED, "no conversion to the encoder's pixel format");
-            const uint8_t *planes[4] = {image->planes[0], image->planes[1], image->planes[2], nullptr};
-            int strides[4] = {int(image->row_bytes[0]), int(image->row_bytes[1]), int(image->row_bytes[2]), 0};
-            sws_scale(w->scaler, planes, strides, 0, image->height, f->data, f->linesize);
-        }
+        copy_into_frame(*w, *image);
         pending.now();  // the pixels are in w->frame now
-        f->pts = w->next_pts++;
-        encode(w, f);
+        w->frame->pts = w->next_pts++;
+        encode(w, w->frame);
         return CFOCAL_OK;
     });
 }
