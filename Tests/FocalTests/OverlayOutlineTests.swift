@@ -123,6 +123,26 @@ import Testing
         #expect(outlined >= stills.count - 1, "\(outlined) of \(stills.count) pages outlined at Jaccard 0.9 or more")
     }
 
+    /// Each photo of a sequence is drawn exactly as it is drawn alone: the same outline and the
+    /// same label (a label measured on one photo once appeared on every photo of the sequence).
+    @Test func eachPhotoOfASequenceIsDrawnAsItIsAlone() throws {
+        var options = OverlayVideoRender.Options()
+        options.showsInfo = false  // the only mark that names the frame
+        let photos = try RealPhotoTests.stills().prefix(3).map { still throws in
+            try Frame(contentsOf: RealPhotoTests.folder + "/" + still.file).oriented()
+        }
+        let sequence = try OverlayFrameRenderer(options: options, framesPerSecond: 1)
+        var drawn: [Frame] = []
+        for photo in photos { drawn += try sequence.add(photo) }
+        drawn += try sequence.finish()
+        try #require(drawn.count == photos.count)
+        for (photo, inSequence) in zip(photos, drawn) {
+            let alone = try OverlayFrameRenderer(options: options, isSingleImage: true)
+            let single = try alone.add(photo) + alone.finish()
+            #expect(single.first == inSequence, "a photo drawn in a sequence differs from the photo drawn alone")
+        }
+    }
+
     @Test func aStillPagesOutlineStaysStill() throws {
         for smoothing in [OutlineSmoother.Mode.centered(radius: 3), .causal] {
             let outlines = try Self.drawnOutlines({ () throws(FocalError) in try! StillPage() }, smoothing: smoothing)

@@ -47,6 +47,7 @@ public final class OverlayFrameRenderer {
     /// The tracks of the documents drawn so far, and how many documents were drawn untracked.
     private var documents = Set<Int>()
     private var untrackedDocuments = 0
+    /// Each track's label sharpness, refreshed every third frame.
     private var labelScores: [Int: Double] = [:]
     /// The sharpest frame of each document, from a first pass over the same stream, by frame.
     private let sharpest: [Int: [SharpestDocument]]
@@ -59,6 +60,9 @@ public final class OverlayFrameRenderer {
         var detected: [any Feature]
         /// For the first frame of a shot: its features found as in a lone photo.
         var still: [any Feature]?
+        /// The label sharpness of the untracked documents drawn on this frame, by their place
+        /// among its features (a track's is in `labelScores`, shared along the track).
+        var untrackedScores: [Int: Double] = [:]
         var index: Int
         var info: (text: String, sharpness: Double)?
     }
@@ -146,9 +150,9 @@ public final class OverlayFrameRenderer {
     private func prepare(_ original: Frame, _ detected: [any Feature], index: Int) throws(FocalError) -> Pending {
         var frame = pool.writableCopy(of: original)
         for filter in options.filters { try filter.apply(to: &frame) }
-        try measureLabels(detected, in: original, index: index)
+        let untracked = try measureLabels(detected, in: original, index: index)
         let info = options.showsInfo ? try infoText(original: original, index: index) : nil
-        return Pending(frame: frame, detected: detected, still: nil, index: index, info: info)
+        return Pending(frame: frame, detected: detected, still: nil, untrackedScores: untracked, index: index, info: info)
     }
 
     /// At the end of a shot (a cut, or the stream's end): a shot of one frame still waiting to be
@@ -165,7 +169,7 @@ public final class OverlayFrameRenderer {
         }
         var still: [any Feature] = []
         for detector in stillDetectors ?? [] { still += try detector.features(in: original) }
-        try measureLabels(still, in: original, index: framesAdded - 1)
+        pending[slot].untrackedScores = try measureLabels(still, in: original, index: framesAdded - 1)
         pending[slot].still = still
     }
 
@@ -175,10 +179,13 @@ public final class OverlayFrameRenderer {
         var frame = prepared.frame
         let shot = shot(of: index, streamEnded: streamEnded)
         let features: [any Feature]
+        let untrackedScores: [Int: Double]
         if let still = prepared.still, shot.last == index {
             features = still
+            untrackedScores = prepared.untrackedScores
         } else {
             features = options.steadiesOutlines ? steady(prepared.detected, index: index, shot: shot) : prepared.detected
+            untrackedScores = prepared.still == nil ? prepared.untrackedScores : [:]
         }
         for case let rectangle as RectangleFeature in features {
             // Untracked (in a photo of its own), each outline is a document of its own.
@@ -187,9 +194,9 @@ public final class OverlayFrameRenderer {
         onDrawn(index, features)
         var notes: [Int: String] = [:]
         for (number, feature) in features.enumerated() {
-            guard let rectangle = feature as? RectangleFeature, let score = labelScores[Self.labelKey(rectangle, number)] else {
-                continue
-            }
+            guard let rectangle = feature as? RectangleFeature,
+                let score = rectangle.trackingID.map({ labelScores[$0] }) ?? untrackedScores[number]
+            else { continue }
             notes[number] = "sharpness " + decimal(score, places: 0)
         }
         // The info box stays readable on small frames: never below its 720p size.
@@ -201,22 +208,24 @@ public final class OverlayFrameRenderer {
         return try fitted(frame)
     }
 
-    /// Each document's sharpness for its label. A track's is refreshed every third frame (a label
-    /// changing faster cannot be read anyway); an untracked one's on every frame.
-    private func measureLabels(_ features: [any Feature], in original: Frame, index: Int) throws(FocalError) {
+    /// Each document's sharpness for its label. A track's is kept in `labelScores` and refreshed
+    /// every third frame (a label changing faster cannot be read anyway); the untracked ones'
+    /// (in a photo of its own) are returned by their place among the features, which steadying
+    /// leaves alone when nothing is tracked.
+    private func measureLabels(_ features: [any Feature], in original: Frame, index: Int) throws(FocalError) -> [Int: Double] {
+        var untracked: [Int: Double] = [:]
         for (number, feature) in features.enumerated() {
             guard let rectangle = feature as? RectangleFeature else { continue }
-            let key = Self.labelKey(rectangle, number)
-            if index % 3 == 0 || labelScores[key] == nil || rectangle.trackingID == nil {
-                labelScores[key] = try Sharpness.measure(original, inside: rectangle.quad, options: Self.labelSharpness).variance
+            func measured() throws(FocalError) -> Double {
+                try Sharpness.measure(original, inside: rectangle.quad, options: Self.labelSharpness).variance
+            }
+            if let id = rectangle.trackingID {
+                if index % 3 == 0 || labelScores[id] == nil { labelScores[id] = try measured() }
+            } else {
+                untracked[number] = try measured()
             }
         }
-    }
-
-    /// A document's key among the label scores: its track, or (untracked, in a single image) its
-    /// place among the frame's features, which steadying leaves alone when nothing is tracked.
-    private static func labelKey(_ rectangle: RectangleFeature, _ number: Int) -> Int {
-        rectangle.trackingID ?? -1 - number
+        return untracked
     }
 
     /// The shot frame `index` belongs to, as far as the frames added so far tell.
