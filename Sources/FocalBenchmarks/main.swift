@@ -347,14 +347,16 @@ func textbookPredictions(video: String, output: String) throws {
     try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: output))
 }
 
+/// The standard deviation of values.
+func spread(_ values: [Double]) -> Double {
+    let mean = values.reduce(0, +) / Double(values.count)
+    return (values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(values.count)).squareRoot()
+}
+
 /// Scan enhancement measured on rendered pages under a known falloff of light and a cast shadow
 /// (FocalSynthetic's ShadedPage): the paper's spread before and after `color`, and the share of
 /// print, faint pencil and paper that `bw` makes black, over `pages` seeds.
 func enhanceMeasures(pages: Int) throws {
-    func spread(_ values: [Double]) -> Double {
-        let mean = values.reduce(0, +) / Double(values.count)
-        return (values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(values.count)).squareRoot()
-    }
     func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(values.count) }
     print(
         "page  paper spread before → color   paper mean   ink mean (clean page's, whitened)   bw: print kept  pencil kept  paper black   ms color/bw"
@@ -392,10 +394,6 @@ func enhanceMeasures(pages: Int) throws {
 /// tone and colour of a dark band, a blue band and a grey row against the paper's (grey levels), and
 /// the paper's spread, over `pages` seeds.
 func solidAreaMeasures(pages: Int) throws {
-    func spread(_ values: [Double]) -> Double {
-        let mean = values.reduce(0, +) / Double(values.count)
-        return (values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(values.count)).squareRoot()
-    }
     print("page  tone error: dark band  blue band  grey row   paper spread before → color")
     var sums = [Double](repeating: 0, count: 5)
     for seed in 0..<pages {
