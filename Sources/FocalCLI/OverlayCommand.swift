@@ -171,7 +171,7 @@ struct OverlayCommand: ParsableCommand {
         }
         do {
             // A glob or a folder is a sequence even when it names an image extension ('shots/*.jpg').
-            if camera == nil, !isSequence(input), ImageFormat(path: input) != nil {
+            if camera == nil, !ImageSequenceReader.namesSequence(input), ImageFormat(path: input) != nil {
                 try overlayImage(options)
             } else {
                 try overlayStream(options)
@@ -206,7 +206,7 @@ struct OverlayCommand: ParsableCommand {
 
     private func overlayStream(_ options: OverlayVideoRender.Options) throws(FocalError) {
         let input = self.input, fps = self.fps
-        let isSequence = isSequence(input)
+        let isSequence = ImageSequenceReader.namesSequence(input)
         // One decoder thread: the encoder's threads already fill the cores, and each frame thread
         // of the decoder would hold frames of its own.
         let camera = self.camera, limit = frames
@@ -236,15 +236,6 @@ struct OverlayCommand: ParsableCommand {
             }
             print(line)
         }
-    }
-
-    private func isSequence(_ path: String) -> Bool {
-        path.contains("*") || path.contains("?") || isFolder(path)
-    }
-
-    private func isFolder(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 }
 

@@ -133,9 +133,7 @@ struct ScanCommand: ParsableCommand {
     private func expandedInputs() throws -> [String] {
         var paths: [String] = []
         for input in inputs {
-            var info = stat()
-            let isFolder = stat(input, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
-            guard isFolder || input.contains("*") || input.contains("?") else {
+            guard ImageSequenceReader.namesSequence(input) else {
                 paths.append(input)
                 continue
             }

@@ -88,20 +88,26 @@ enum Processing {
         guard !documents.isEmpty else {
             throw ServiceError(422, "no document was found in \(frames) frame(s), and a PDF cannot be empty")
         }
+        return (try pdf(of: documents.map { ($0.jpeg, $0.width, $0.height) }), frames)
+    }
+
+    /// A PDF of JPEG pages, a page each, in order.
+    static func pdf(of pages: [(jpeg: [UInt8], width: Int, height: Int)]) throws(ServiceError) -> [UInt8] {
         var pdf = ScanPDF(title: "Focal scan")
-        for found in documents { pdf.append(jpeg: found.jpeg, width: found.width, height: found.height) }
-        do { return (try pdf.data(), frames) } catch { throw ServiceError(internal: error, what: "writing the PDF") }
+        for page in pages { pdf.append(jpeg: page.jpeg, width: page.width, height: page.height) }
+        do { return try pdf.data() } catch { throw ServiceError(internal: error, what: "writing the PDF") }
     }
 
     /// JPEG quality of the pages of a PDF answer.
     static let pdfQuality = 0.85
 
-    /// A flat scan enhanced and encoded as JPEG; a failure is `what` failing.
-    static func jpeg(of flat: Frame, enhancement: ScanEnhancement, quality: Double, what: String) throws(ServiceError)
-        -> [UInt8]
-    {
+    /// A flat scan enhanced and encoded in `format` (`quality` 0…1 for JPEG); a failure is `what`
+    /// failing.
+    static func encoded(
+        _ flat: Frame, enhancement: ScanEnhancement, as format: ImageFormat, quality: Double = 0.92, what: String
+    ) throws(ServiceError) -> [UInt8] {
         do {
-            return try flat.enhanced(enhancement).encoded(as: .jpeg, quality: quality)
+            return try flat.enhanced(enhancement).encoded(as: format, quality: quality)
         } catch {
             throw ServiceError(processing: error, what: what)
         }
@@ -127,16 +133,11 @@ enum Processing {
         do { flat = try frame.flattened(through: quad) } catch { throw ServiceError(processing: error, what: "the corners") }
         try checkpoint(deadline, limits)
         switch format {
-        case .jpeg: return try jpeg(of: flat, enhancement: enhancement, quality: 0.92, what: "enhancing the scan")
-        case .png:
-            do { return try flat.enhanced(enhancement).encoded(as: .png) } catch {
-                throw ServiceError(processing: error, what: "enhancing the scan")
-            }
+        case .jpeg: return try encoded(flat, enhancement: enhancement, as: .jpeg, quality: 0.92, what: "enhancing the scan")
+        case .png: return try encoded(flat, enhancement: enhancement, as: .png, what: "enhancing the scan")
         case .pdf:
-            let page = try jpeg(of: flat, enhancement: enhancement, quality: pdfQuality, what: "enhancing the scan")
-            var pdf = ScanPDF(title: "Focal scan")
-            pdf.append(jpeg: page, width: flat.width, height: flat.height)
-            do { return try pdf.data() } catch { throw ServiceError(internal: error, what: "writing the PDF") }
+            let page = try encoded(flat, enhancement: enhancement, as: .jpeg, quality: pdfQuality, what: "enhancing the scan")
+            return try pdf(of: [(page, flat.width, flat.height)])
         }
     }
 
@@ -206,7 +207,8 @@ enum Processing {
         for scan in scans.sorted(by: DocumentScan.firstSeenFirst) {
             let flat: Frame
             do { flat = try scan.flattened() } catch { throw ServiceError(processing: error, what: "flattening a document") }
-            let jpeg = try jpeg(of: flat, enhancement: enhancement, quality: quality, what: "enhancing and encoding a scan")
+            let jpeg = try encoded(
+                flat, enhancement: enhancement, as: .jpeg, quality: quality, what: "enhancing and encoding a scan")
             documents.append(ScannedDocument(scan: scan, jpeg: jpeg, width: flat.width, height: flat.height))
         }
         return (documents, frames)

@@ -66,6 +66,19 @@ func writeClip(_ clip: SyntheticClip, to path: String) throws {
     try writer.finish()
 }
 
+/// What poppler's pdfinfo says of a PDF, and its exit status.
+func pdfInfo(_ path: String) throws -> (text: String, status: Int32) {
+    let info = Process()
+    info.executableURL = URL(fileURLWithPath: "/usr/bin/pdfinfo")
+    info.arguments = [path]
+    let pipe = Pipe()
+    info.standardOutput = pipe
+    try info.run()
+    let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    info.waitUntilExit()
+    return (text, info.terminationStatus)
+}
+
 final class Scratch {
     let path = NSTemporaryDirectory() + "focal-cli-" + UUID().uuidString
     init() { try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
@@ -219,15 +232,9 @@ final class Scratch {
         let run = try CLIRun(["scan", input, "--pdf", scratch.path + "/clip.pdf", "--enhance", "gray"])
         #expect(run.status == 0, "\(run.error)")
         #expect(run.output.contains("1 page(s)"), "\(run.output)")
-        let info = Process()
-        info.executableURL = URL(fileURLWithPath: "/usr/bin/pdfinfo")
-        info.arguments = [scratch.path + "/clip.pdf"]
-        let pipe = Pipe()
-        info.standardOutput = pipe
-        try info.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        info.waitUntilExit()
-        #expect(info.terminationStatus == 0 && text.contains("Pages:           1") && text.contains("Title:           Scan of clip.mp4"), "\(text)")
+        let (text, status) = try pdfInfo(scratch.path + "/clip.pdf")
+        #expect(
+            status == 0 && text.contains("Pages:           1") && text.contains("Title:           Scan of clip.mp4"), "\(text)")
         #expect(!FileManager.default.fileExists(atPath: scratch.path + "/scans"), "no folder without --out")
 
         let nowhere = try CLIRun(["scan", input])

@@ -15,18 +15,6 @@ import Testing
         ).frame
     }
 
-    static func pdfInfo(_ path: String) throws -> String {
-        let info = Process()
-        info.executableURL = URL(fileURLWithPath: "/usr/bin/pdfinfo")
-        info.arguments = ["-l", "10", path]
-        let pipe = Pipe()
-        info.standardOutput = pipe
-        try info.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        info.waitUntilExit()
-        return text
-    }
-
     @Test func severalInputsMakeOnePDFInTheOrderGiven() throws {
         let scratch = Scratch()
         try FileManager.default.createDirectory(atPath: scratch.path + "/folder", withIntermediateDirectories: true)
@@ -39,12 +27,14 @@ import Testing
             scratch.path + "/all.pdf", "--out", scratch.path + "/scans", "--max-documents", "1",
         ])
         #expect(run.status == 0, "\(run.error)")
-        let info = try Self.pdfInfo(scratch.path + "/all.pdf")
-        #expect(info.contains("Pages:           4"), "\(info)")
+        let info = try pdfInfo(scratch.path + "/all.pdf")
+        #expect(info.status == 0 && info.text.contains("Pages:           4"), "\(info.text)")
         let summary = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.path + "/scans/summary.json")))
                 as? [String: Any])
-        let sources = (summary["documents"] as? [[String: Any]])?.compactMap { ($0["source"] as? String)?.split(separator: "/").last }
+        let sources = (summary["documents"] as? [[String: Any]])?.compactMap {
+            ($0["source"] as? String)?.split(separator: "/").last
+        }
         // The PDF's pages are the summary's documents, in the order given: the folder's in natural order.
         #expect(sources == ["a.jpg", "p9.jpg", "p10.jpg", "z.png"], "\(String(describing: sources))")
         #expect(summary["frames"] as? Int == 4)

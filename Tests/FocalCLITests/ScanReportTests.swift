@@ -55,38 +55,3 @@ import Testing
         try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 }
-
-/// `focal serve` on a free loopback port as a subprocess, stopped when dropped.
-final class ServeProcess {
-    let process = Process()
-    /// What the server printed first: the address it listens on.
-    let firstLine: String
-    let base: String
-
-    init(_ arguments: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: CLIRun.binary)
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // The first line names the port. Reads wait at most until the deadline (poll, not a
-        // blocking read), and a server that never says it is killed by the deinit.
-        var text = ""
-        let deadline = Date().addingTimeInterval(30)
-        let descriptor = out.fileHandleForReading.fileDescriptor
-        while !text.contains("\n"), Date() < deadline {
-            var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&waiting, 1, 100) >= 0 else { break }
-            guard waiting.revents != 0 else { continue }
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        firstLine = text
-        let port = try #require(text.split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) }, "\(text)")
-        base = "http://127.0.0.1:\(port)"
-    }
-
-    deinit { if process.isRunning { process.terminate() } }
-}

@@ -32,14 +32,24 @@ public final class ImageSequenceReader: FrameSource {
         height = firstFrame.height
     }
 
+    /// Whether `path` names a sequence rather than one file: a folder, or a glob (`*`, `?`), even
+    /// one that names an image extension (`shots/*.jpg`).
+    public static func namesSequence(_ path: String) -> Bool {
+        path.contains("*") || path.contains("?") || isFolder(path)
+    }
+
+    private static func isFolder(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
     /// The images a folder holds, or a glob such as `shots/*.jpg` matches, in natural order
     /// (`frame2` before `frame10`); hidden files and files of no ``ImageFormat`` are left out.
     ///
     /// - Throws: `.fileNotFound` when there is none.
     public static func imagePaths(matching pattern: String) throws(FocalError) -> [String] {
         var found: [String] = []
-        var info = stat()
-        if stat(pattern, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+        if isFolder(pattern) {
             if let folder = opendir(pattern) {
                 while let entry = readdir(folder) {
                     let name = withUnsafeBytes(of: entry.pointee.d_name) {

@@ -115,7 +115,7 @@ public final class OverlayFrameRenderer {
     /// Detects features in the next frame of the stream and returns the frames now ready, drawn.
     public func add(_ original: Frame) throws(FocalError) -> [Frame] {
         let index = framesAdded
-        if try cuts.isCut(original), index > 0 {
+        if try cuts.isCut(original) {
             try endShot()
             shotStarts.append(index)
             for detector in detectors { detector.resetTracking() }
@@ -178,15 +178,11 @@ public final class OverlayFrameRenderer {
         let index = prepared.index, info = prepared.info
         var frame = prepared.frame
         let shot = shot(of: index, streamEnded: streamEnded)
-        let features: [any Feature]
-        let untrackedScores: [Int: Double]
-        if let still = prepared.still, shot.last == index {
-            features = still
-            untrackedScores = prepared.untrackedScores
-        } else {
-            features = options.steadiesOutlines ? steady(prepared.detected, index: index, shot: shot) : prepared.detected
-            untrackedScores = prepared.still == nil ? prepared.untrackedScores : [:]
-        }
+        // A still is set only once its shot has ended after this one frame (endShot).
+        let features =
+            prepared.still
+            ?? (options.steadiesOutlines ? steady(prepared.detected, index: index, shot: shot) : prepared.detected)
+        let untrackedScores = prepared.untrackedScores
         for case let rectangle as RectangleFeature in features {
             // Untracked (in a photo of its own), each outline is a document of its own.
             if let id = rectangle.trackingID { documents.insert(id) } else { untrackedDocuments += 1 }

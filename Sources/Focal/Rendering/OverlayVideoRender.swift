@@ -120,13 +120,16 @@ public final class OverlayVideoRender {
                     progress(Progress(framesDone: step.framesDrawn, frameCount: source.frameCount, seconds: elapsed()))
                 }
             }
-            while let original = try source.nextFrame() {
+            func stopIfCancelled() throws(FocalError) {
                 if isCancelled() {
                     throw FocalError(.interrupted, operation: "render overlay", path: path, reason: "interrupted")
                 }
+            }
+            while let original = try source.nextFrame() {
+                try stopIfCancelled()
                 try send(try step.add(original))
             }
-            if isCancelled() { throw FocalError(.interrupted, operation: "render overlay", path: path, reason: "interrupted") }
+            try stopIfCancelled()
             try send(try step.finish())
         } catch {
             encoder.stop()
