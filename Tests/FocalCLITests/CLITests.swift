@@ -9,6 +9,13 @@ struct CLIRun {
     let output: String
     let error: String
 
+    /// The environment a focal child gets: this process's, without the decoder limit that a
+    /// FocalServer starting in another test sets for an instant while it loads the codecs (a
+    /// child spawned in that instant inherited it and refused a 48-megapixel photo).
+    static var environment: [String: String] {
+        ProcessInfo.processInfo.environment.filter { $0.key != "OPENCV_IO_MAX_IMAGE_PIXELS" }
+    }
+
     static var binary: String {
         // The test bundle sits beside the products of the same build.
         let products = Bundle.main.bundleURL.deletingLastPathComponent().path
@@ -23,6 +30,7 @@ struct CLIRun {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLIRun.binary)
         process.arguments = arguments
+        process.environment = CLIRun.environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -46,6 +54,7 @@ extension CLIRun {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
+        process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         let errors = Pipe()
         process.standardError = errors
@@ -373,6 +382,7 @@ final class Scratch {
         let render = Process()
         render.executableURL = URL(fileURLWithPath: CLIRun.binary)
         render.arguments = ["overlay", sample, "-o", output, "--accuracy", "high"]
+        render.environment = CLIRun.environment
         render.standardOutput = FileHandle.nullDevice
         render.standardError = FileHandle.nullDevice
         try render.run()

@@ -106,6 +106,7 @@ final class ServeProcess {
 
     init(_ arguments: [String]) throws {
         process.executableURL = URL(fileURLWithPath: CLIRun.binary)
+        process.environment = CLIRun.environment
         process.arguments = arguments
         let out = Pipe()
         process.standardOutput = out
