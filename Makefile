@@ -3,7 +3,7 @@ SWIFT ?= swift
 SAMPLE ?= Samples/Media/document.mp4
 OUTPUT ?= out/overlay.mp4
 
-.PHONY: demo test deps build bench fuzz spec-check replicas-check consumer-check docs sample-media page-model clean
+.PHONY: demo test deps build bench fuzz spec-check browser-check replicas-check consumer-check docs sample-media page-model clean
 
 ## Install what is missing, build the focal command, and run it on the bundled sample.
 demo: deps
@@ -35,6 +35,17 @@ SPEC_EXAMPLES ?= 2000
 spec-check: deps
 	@scripts/install-deps.sh --spec
 	scripts/spec-check.sh $(SPEC_EXAMPLES)
+
+## The scanner page at / in Debian's chromium, headless, driven by Playwright (PyPI) against a live
+## focal serve: keys, photos and their corners, dragging, enhancement, order, PDF, the camera.
+BROWSER_VENV ?= .build/browser-venv
+browser-check: deps
+	@scripts/install-deps.sh --browser
+	@test -x $(BROWSER_VENV)/bin/python || python3 -m venv $(BROWSER_VENV)
+	@$(BROWSER_VENV)/bin/python -c "import playwright, PIL" 2>/dev/null || \
+		$(BROWSER_VENV)/bin/pip install --quiet "playwright==1.65.2" "pillow==12.0.0"
+	$(SWIFT) build --product focal
+	$(BROWSER_VENV)/bin/python scripts/browser-check.py .build/debug/focal $(BROWSER_ARGS)
 
 ## Two replicas behind nginx sharing API keys and their scans, in a folder and then in a real
 ## PostgreSQL server: keys, shared scans, a rolling SIGTERM under load with no request lost,

@@ -99,7 +99,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-            ]
+            ],
+            // The scanner page served at `/`: plain files, no build step (see ScannerPage).
+            resources: [.copy("Scanner")]
         ),
         // Kept apart from FocalService so that only programs that keep scans in PostgreSQL build
         // its client (and TLS stack); the fuzz targets do not.

@@ -7,6 +7,8 @@
 #   scripts/install-deps.sh --replicas also nginx and PostgreSQL's server, the load balancer and the
 #                                      shared scan store of scripts/replicas-check.py
 #   scripts/install-deps.sh --spec     also python3-venv, for Schemathesis (scripts/spec-check.sh)
+#   scripts/install-deps.sh --browser  also chromium and python3-venv, for the scanner page's check
+#                                      in a real browser (scripts/browser-check.py, with Playwright)
 #   scripts/install-deps.sh --train    also what the page detector's training recipe reads: the real
 #                                      photos and textures of Debian's wallpaper and texture packages,
 #                                      DejaVu fonts, python3-venv (Models/page-detector/README.md)
@@ -24,6 +26,7 @@ case "${1:-}" in
     --bench) packages+=(ffmpeg time wrk) ;;
     --replicas) packages+=(nginx-light postgresql python3) ;;
     --spec) packages+=(python3-venv) ;;
+    --browser) packages+=(chromium python3-venv) ;;
     --train) packages+=(python3-venv fonts-dejavu-core mate-backgrounds gnome-backgrounds plasma-workspace-wallpapers
         ukui-wallpapers ufoai-textures) ;;
 esac

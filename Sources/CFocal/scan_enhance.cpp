@@ -25,7 +25,7 @@ constexpr double sharp_edge = 0.45;
 constexpr double least_area = 0.001;
 // How far from its region's common tone (as a fraction of the paper) a pixel is still part of the
 // printed area. Raising it lets more of a shadow joined to a printed area stay dark.
-constexpr float one_tone = 0.06f;
+constexpr float one_tone = 0.12f;
 
 // Regions of a page darker than its paper, and for each whether its edge is a step: the mean
 // gradient along its border (the image's own edge left out) against its mean depth.
@@ -61,7 +61,17 @@ struct DarkRegions {
 // rather than paper in shadow: a magnetic stripe, a black box, a grey table row, a photograph.
 // Both are darker than the paper around them; a shadow's edge is soft (a penumbra a few per cent of
 // the page wide) while a printed area's is a step.
-cv::Mat solid_areas(const cv::Mat &closed) {
+// An edge's step is judged at a short side of at most `solid_search_side` pixels, so that one
+// page gives the same answer whatever its resolution: a phone's slight blur spreads a printed
+// edge over more pixels of a sharper scan, and its per-pixel step would look like a penumbra's.
+// Raising it lets narrower areas be found, and takes more blurred edges for shadows.
+constexpr double solid_search_side = 256;
+
+cv::Mat solid_areas(const cv::Mat &page) {
+    const double scale = std::min(1.0, solid_search_side / std::min(page.cols, page.rows));
+    cv::Mat closed;
+    if (scale < 1.0) resize_by(page, closed, scale, cv::INTER_AREA);
+    else closed = page;
     cv::Mat gray, paper, grayf, paperf, gradient;
     cv::cvtColor(closed, gray, cv::COLOR_BGR2GRAY);
     const int wide = odd(0.25 * std::min(gray.cols, gray.rows));
@@ -90,6 +100,7 @@ cv::Mat solid_areas(const cv::Mat &closed) {
             if (regions.sharp[label] && std::abs(ratio.at<float>(y, x) - common[label]) <= one_tone)
                 solid.at<uint8_t>(y, x) = 255;
         }
+    if (scale < 1.0) cv::resize(solid, solid, page.size(), 0, 0, cv::INTER_NEAREST);
     return solid;
 }
 

@@ -162,6 +162,23 @@ struct ServeCommand: AsyncParsableCommand {
     var scanStoreMegabytes: Int = 1024
 
     @Option(
+        name: .customLong("document-pages"), parsing: .unconditional,
+        help: ArgumentHelp("Pages one document of /v1/documents may hold.", valueName: "n"))
+    var documentPages: Int = 100
+
+    @Option(
+        name: .customLong("document-mb"), parsing: .unconditional,
+        help: ArgumentHelp("MiB of photos one document of /v1/documents may hold.", valueName: "mb"))
+    var documentMegabytes: Int = 256
+
+    @Option(
+        name: .customLong("scanner-page"),
+        help: ArgumentHelp(
+            "The folder of the scanner page served at / (default: the one installed with focal; see docs/openapi.yaml).",
+            valueName: "dir"))
+    var scannerPage: String?
+
+    @Option(
         name: .customLong("text-model"),
         help: ArgumentHelp("The text model (default: searched as focal detect does; see Models/README.md).", valueName: "path"))
     var textModel: String?
@@ -203,6 +220,8 @@ struct ServeCommand: AsyncParsableCommand {
         try check("--scan-ttl", scanLifetime, 1...31_536_000)
         try check("--scan-store-mb", scanStoreMegabytes, 1...(1 << 30))
         try check("--grace", grace, ranges.seconds)
+        try check("--document-pages", documentPages, 1...10_000)
+        try check("--document-mb", documentMegabytes, 1...(1 << 20))
         if scanFolder != nil, scanDatabase != nil {
             throw ValidationError("--scan-dir and --scan-postgres are two places for the same scans: give one")
         }
@@ -264,6 +283,9 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maximumConnections = maxConnections
         configuration.drainDelay = drainDelay
         configuration.gracePeriod = grace
+        configuration.maximumDocumentPages = documentPages
+        configuration.maximumDocumentBytes = documentMegabytes << 20
+        configuration.scannerPageFolder = scannerPage
         return configuration
     }
 

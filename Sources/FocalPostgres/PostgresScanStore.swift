@@ -34,7 +34,7 @@ public final class PostgresScanStore: ScanStore {
     let client: PostgresClient
     private let login: LoginCheck
     private let lastSweep = Mutex(ContinuousClock.now - .seconds(3600))
-    private let log = Logger(label: "focal.scan-store")
+    let log = Logger(label: "focal.scan-store")
 
     /// A store at `url`: `postgres://user[:password]@host[:port]/database`, with `?sslmode=`
     /// `disable`, `prefer` (the default, as libpq's) or `require`, and `?host=/run/postgresql`
@@ -75,6 +75,9 @@ public final class PostgresScanStore: ScanStore {
                         """, logger: self.log)
                     try await connection.query(
                         "CREATE INDEX IF NOT EXISTS focal_scans_created ON focal_scans (created)", logger: self.log)
+                    for statement in Self.documentTables {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.log)
+                    }
                 }
             }
         } catch {
@@ -91,6 +94,12 @@ public final class PostgresScanStore: ScanStore {
             try await self.client.query(
                 "INSERT INTO focal_scans (id, jpeg, size) VALUES (\(id), \(bytes), \(size))", logger: self.log)
         }
+        sweepIfDue()
+        return id
+    }
+
+    /// Starts a sweep when the last one from this replica is ``sweepInterval`` old.
+    func sweepIfDue() {
         let now = ContinuousClock.now
         let due = lastSweep.withLock { last in
             guard now - last >= .seconds(Self.sweepInterval) else { return false }
@@ -98,7 +107,6 @@ public final class PostgresScanStore: ScanStore {
             return true
         }
         if due { Task { await self.sweep() } }
-        return id
     }
 
     public func get(_ id: String) async throws(ServiceError) -> [UInt8]? {
@@ -130,6 +138,7 @@ public final class PostgresScanStore: ScanStore {
                             SELECT id, sum(size) OVER (ORDER BY created DESC, id) AS newer FROM focal_scans
                         ) AS totals WHERE newer > \(maximumBytes))
                     """, logger: self.log)
+                try await self.sweepDocuments(lifetime: lifetime, maximumBytes: maximumBytes)
             }
         } catch {
             log.warning("sweeping the scan store \(endpoint) failed: \(error.reason)")
@@ -138,7 +147,7 @@ public final class PostgresScanStore: ScanStore {
 
     /// Runs a database operation; a failure or a stall is logged with its details and answered
     /// 503, since the database may well be back in a moment.
-    private func answering<T: Sendable>(_ what: String, _ operation: @escaping @Sendable () async throws -> T)
+    func answering<T: Sendable>(_ what: String, _ operation: @escaping @Sendable () async throws -> T)
         async throws(ServiceError) -> T
     {
         do {

@@ -21,6 +21,9 @@ public struct FocalServer: Sendable {
     public let pool: WorkerPool
     let metrics = ServiceMetrics()
     let scans: any ScanStore
+    /// The scanner page's files, or nil when none were found at start-up (`/` then answers 404
+    /// with the reason, and the log says where they were looked for).
+    let scannerPage: ScannerPage?
     /// Feature types this server cannot detect because a model or cascade is missing, found at
     /// start-up. While any is missing, `/v1/health` answers 503 so that a load balancer keeps
     /// traffic away; the log names the files.
@@ -44,6 +47,12 @@ public struct FocalServer: Sendable {
         Frame.limitDecodedPixels(to: configuration.maximumImagePixels)
         pool = WorkerPool(workers: configuration.workers, queueDepth: configuration.queueDepth)
         scans = configuration.scanStore ?? MemoryScanStore(capacity: configuration.keptScans)
+        scannerPage = ScannerPage.load(from: configuration.scannerPageFolder)
+        if scannerPage == nil {
+            serviceLog.warning(
+                "the scanner page is not served: no index.html in \(ScannerPage.candidates(configuration.scannerPageFolder).joined(separator: ", "))"
+            )
+        }
         unavailableTypes = Self.checkDetectors(DetectRequest(textModelPath: configuration.textModelPath).options)
     }
 

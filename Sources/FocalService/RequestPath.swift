@@ -10,8 +10,11 @@
 /// decoder to get wrong, and no client of this API sends them.
 public enum RequestPath {
     /// The paths anyone may ask without a key: health, the probes, metrics (which belong behind
-    /// the internal network). Every other path, known route or not, needs a key when keys are on.
-    public static let open: Set<String> = ["/v1/health", "/v1/health/live", "/v1/health/ready", "/metrics"]
+    /// the internal network), and the scanner page at `/` (which asks for a key itself).
+    /// Every other path, known route or not, needs a key when keys are on.
+    public static let open: Set<String> = ["/v1/health", "/v1/health/live", "/v1/health/ready", "/metrics", "/"]
+    /// Where the scanner page's own files are: open too, since a browser loads them without a key.
+    public static let openFolder = "/scanner/"
 
     /// Why `target` is not a canonical origin-form target, or nil when it is.
     public static func refusal(of target: String) -> String? {
@@ -45,7 +48,11 @@ public enum RequestPath {
     }
 
     /// Whether a canonical `target` is one of the ``open`` paths (its query aside).
-    public static func isOpen(_ target: String) -> Bool { open.contains(String(path(of: target))) }
+    public static func isOpen(_ target: String) -> Bool {
+        let path = path(of: target)
+        return open.contains(String(path))
+            || (path.hasPrefix(openFolder) && !path.dropFirst(openFolder.count).contains("/") && path.count > openFolder.count)
+    }
 
     /// Whether a request for `target` needs a key when keys are on: every target but the open
     /// paths, and every target that is not canonical (it is refused anyway).

@@ -31,6 +31,10 @@ extension FocalServer {
                 return Self.answering(request, with: Self.json(status == "ok" ? 200 : 503, Probe(status: status)))
             },
             Route(path: "metrics", methods: [.get, .head]) { request, _ in metricsAnswer(request) },
+            Route(path: "/", methods: [.get, .head]) { request, _ in scannerFile("index.html", request) },
+            Route(path: "scanner/:file", methods: [.get, .head]) { request, context in
+                scannerFile(context.parameters.get("file") ?? "", request)
+            },
             Route(path: "v1/detect", methods: [.post]) { request, _ in
                 await answer("detect") { () async throws(ServiceError) -> Response in try await detect(request) }
             },
@@ -45,7 +49,7 @@ extension FocalServer {
                     try await storedScan(context.parameters.get("id") ?? "")
                 }
             },
-        ]
+        ] + documentRoutes
     }
 
     func makeRouter() -> Router<BasicRequestContext> {
@@ -57,6 +61,14 @@ extension FocalServer {
             for method in route.methods { router.on(RouterPath(route.path), method: method, use: route.handler) }
         }
         return router
+    }
+
+    private func scannerFile(_ name: String, _ request: Request) -> Response {
+        guard let scannerPage else {
+            return Self.error(404, "this server has no scanner page: its files were not found (see its log)")
+        }
+        return scannerPage.response(for: name, head: request.method == .head)
+            ?? Self.error(404, "the scanner page has no file '\(name.prefix(60))'")
     }
 
     private func health(_ request: Request) async -> Response {

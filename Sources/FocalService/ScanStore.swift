@@ -25,12 +25,57 @@ public protocol ScanStore: Sendable {
     /// Whether the store can keep scans now; readiness answers 503 while it cannot, so that a
     /// load balancer sends scans elsewhere. Cheap: asked on every readiness probe.
     func canKeepScans() async -> Bool
+
+    // Multi-page documents (`/v1/documents`): each page's source image, and a small record per
+    // document that every replica rewrites with compare-and-swap.
+
+    /// Seconds a document and its pages stay after the document was created.
+    var documentLifetime: Double { get }
+    /// Keeps a page's source image (kept apart from scans: `GET /v1/scans/{id}` never serves it)
+    /// and returns its ``ScanID``.
+    func keepPage(_ image: [UInt8]) async throws(ServiceError) -> String
+    /// The page image kept under `id`, or nil when there is none.
+    func page(_ id: String) async throws(ServiceError) -> [UInt8]?
+    /// Removes a page image; removing one that is gone is not an error.
+    func removePage(_ id: String) async throws(ServiceError)
+    /// A document's record and its revision, or nil when there is none.
+    func document(_ id: String) async throws(ServiceError) -> StoredDocument?
+    /// Writes a document's record as revision `expected + 1` if its revision is still `expected`
+    /// (nil: only if there is no such document); false when another writer came first.
+    func putDocument(_ id: String, record: [UInt8], replacing expected: Int?) async throws(ServiceError) -> Bool
+    /// Removes a document's record; removing one that is gone is not an error.
+    func removeDocument(_ id: String) async throws(ServiceError)
+}
+
+/// A document's record as a store keeps it: opaque bytes, and the revision that compare-and-swap
+/// checks.
+public struct StoredDocument: Sendable, Equatable {
+    public var record: [UInt8]
+    public var revision: Int
+
+    public init(record: [UInt8], revision: Int) {
+        self.record = record
+        self.revision = revision
+    }
 }
 
 extension ScanStore {
     public func prepare() async throws(ServiceError) {}
     public func run() async {}
     public func canKeepScans() async -> Bool { true }
+    public var documentLifetime: Double { 3600 }
+
+    // A store written before documents existed answers that it cannot keep them.
+    public func keepPage(_ image: [UInt8]) async throws(ServiceError) -> String { throw Self.noDocuments }
+    public func page(_ id: String) async throws(ServiceError) -> [UInt8]? { throw Self.noDocuments }
+    public func removePage(_ id: String) async throws(ServiceError) { throw Self.noDocuments }
+    public func document(_ id: String) async throws(ServiceError) -> StoredDocument? { throw Self.noDocuments }
+    public func putDocument(_ id: String, record: [UInt8], replacing expected: Int?) async throws(ServiceError) -> Bool {
+        throw Self.noDocuments
+    }
+    public func removeDocument(_ id: String) async throws(ServiceError) { throw Self.noDocuments }
+
+    private static var noDocuments: ServiceError { ServiceError(501, "this server's scan store does not keep documents") }
 }
 
 /// 128 random bits as 32 hex digits: an id nobody can guess, and the only form `get` accepts.
@@ -69,6 +114,58 @@ final class MemoryScanStore: ScanStore {
     }
 
     func get(_ id: String) async -> [UInt8]? { state.withLock { $0.images[id] } }
+
+    /// Bytes of page images kept; beyond it the oldest pages go first. Raising it keeps more
+    /// pages of open documents, at the cost of the process's memory.
+    static let pageBytes = 512 << 20
+    /// Documents kept; beyond it the oldest go first.
+    static let documentCount = 256
+    private let pages = Mutex<(order: [String], images: [String: [UInt8]], bytes: Int)>(([], [:], 0))
+    private let documents = Mutex<(order: [String], records: [String: StoredDocument])>(([], [:]))
+
+    func keepPage(_ image: [UInt8]) async -> String {
+        let id = ScanID.make()
+        pages.withLock { pages in
+            pages.order.append(id)
+            pages.images[id] = image
+            pages.bytes += image.count
+            while pages.bytes > Self.pageBytes, pages.order.count > 1 {
+                pages.bytes -= pages.images.removeValue(forKey: pages.order.removeFirst())?.count ?? 0
+            }
+        }
+        return id
+    }
+
+    func page(_ id: String) async -> [UInt8]? { pages.withLock { $0.images[id] } }
+
+    func removePage(_ id: String) async {
+        pages.withLock { pages in
+            guard let image = pages.images.removeValue(forKey: id) else { return }
+            pages.bytes -= image.count
+            pages.order.removeAll { $0 == id }
+        }
+    }
+
+    func document(_ id: String) async -> StoredDocument? { documents.withLock { $0.records[id] } }
+
+    func putDocument(_ id: String, record: [UInt8], replacing expected: Int?) async -> Bool {
+        documents.withLock { documents in
+            guard documents.records[id]?.revision == expected else { return false }
+            if expected == nil { documents.order.append(id) }
+            documents.records[id] = StoredDocument(record: record, revision: (expected ?? 0) + 1)
+            while documents.order.count > Self.documentCount {
+                documents.records[documents.order.removeFirst()] = nil
+            }
+            return true
+        }
+    }
+
+    func removeDocument(_ id: String) async {
+        documents.withLock { documents in
+            guard documents.records.removeValue(forKey: id) != nil else { return }
+            documents.order.removeAll { $0 == id }
+        }
+    }
 }
 
 /// Scans as files in one folder that every replica mounts (a shared volume): any replica serves
@@ -155,23 +252,14 @@ final class DirectoryScanStore: ScanStore {
         (try? await NIOThreadPool.singleton.runIfActive { self.readFile(id) }) ?? nil
     }
 
-    func writeFile(_ jpeg: [UInt8]) throws(StoreFailure) -> String {
+    /// Writes a new file named by a fresh ``ScanID`` and `suffix` (`.jpg` for a scan), and
+    /// sweeps when one is due.
+    func writeFile(_ bytes: [UInt8], suffix: String = ".jpg") throws(StoreFailure) -> String {
         let id = ScanID.make()
-        let temporary = folder + "/.partial-" + id
-        do {
-            try write(jpeg, to: temporary)
-        } catch {
-            unlink(temporary)
-            throw error
-        }
-        guard rename(temporary, folder + "/" + id + ".jpg") == 0 else {
-            let error = errno
-            unlink(temporary)
-            throw StoreFailure(error)
-        }
+        try place(bytes, at: folder + "/" + id + suffix)
         let now = Self.wallClock()
         let overSize = estimatedBytes.withLock { total in
-            total += jpeg.count
+            total += bytes.count
             return total > maximumBytes
         }
         let due = lastSweep.withLock { last in
@@ -183,8 +271,25 @@ final class DirectoryScanStore: ScanStore {
         return id
     }
 
+    /// Writes `bytes` under a temporary name and renames it to `path`, so that a reader on any
+    /// machine sees the whole file or none.
+    func place(_ bytes: [UInt8], at path: String) throws(StoreFailure) {
+        let temporary = folder + "/.partial-" + ScanID.make()
+        do {
+            try write(bytes, to: temporary)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let error = errno
+            unlink(temporary)
+            throw StoreFailure(error)
+        }
+    }
+
     /// Writes `bytes` to a new file at `path` (0600, never through a link) and syncs it.
-    private func write(_ bytes: [UInt8], to path: String) throws(StoreFailure) {
+    func write(_ bytes: [UInt8], to path: String) throws(StoreFailure) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw StoreFailure(errno) }
         var written = 0
@@ -201,9 +306,10 @@ final class DirectoryScanStore: ScanStore {
         if let failure { throw StoreFailure(failure) }
     }
 
-    func readFile(_ id: String) -> [UInt8]? {
+    /// The file of ``ScanID`` `id` with `suffix`, unless it is missing, expired or too large.
+    func readFile(_ id: String, suffix: String = ".jpg") -> [UInt8]? {
         guard ScanID.isValid(id) else { return nil }
-        let descriptor = open(folder + "/" + id + ".jpg", O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        let descriptor = open(folder + "/" + id + suffix, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var info = stat()
@@ -224,14 +330,17 @@ final class DirectoryScanStore: ScanStore {
         return complete ? bytes : nil
     }
 
-    /// Removes expired scans, then the oldest while the folder is over its size, and partial
+    /// The kinds of file the store keeps: scans, page images, document records and their locks.
+    static let suffixes = [".jpg", ".page", ".doc", ".lock"]
+
+    /// Removes expired files, then the oldest while the folder is over its size, and partial
     /// files a crashed writer left (older than a minute).
     func sweep(now: Double) {
         guard let directory = opendir(folder) else { return }
         var scans: [(name: String, modified: Double, size: Int)] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            let isScan = name.hasSuffix(".jpg") && ScanID.isValid(String(name.dropLast(4)))
+            let isScan = Self.suffixes.contains { name.hasSuffix($0) && ScanID.isValid(String(name.dropLast($0.count))) }
             let isPartial = name.hasPrefix(".partial-")
             guard isScan || isPartial else { continue }
             var info = stat()
@@ -254,7 +363,7 @@ final class DirectoryScanStore: ScanStore {
         estimatedBytes.withLock { $0 = total }
     }
 
-    private static func wallClock() -> Double {
+    static func wallClock() -> Double {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9

@@ -60,6 +60,15 @@ public struct ServiceConfiguration: Sendable {
     {
         scanStore = try DirectoryScanStore(folder: folder, lifetime: lifetime, maximumBytes: maximumBytes)
     }
+    /// Pages one document (`/v1/documents`) may hold. Raising it allows longer documents, at the
+    /// cost of longer PDF answers (every page is flattened for each).
+    public var maximumDocumentPages: Int = 100
+    /// Bytes of source images one document may hold. Raising it allows more or larger photos per
+    /// document, at the cost of store space.
+    public var maximumDocumentBytes: Int = 256 << 20
+    /// The scanner page's folder (`index.html` and its files), served at `/`; nil looks where
+    /// ``ScannerPage`` says. The page needs no key; everything it asks of the API does.
+    public var scannerPageFolder: String? = nil
     /// The text model (PP-OCRv4's DB network), or nil to search where ``Detector`` does
     /// (`$FOCAL_MODELS`, then the models Focal ships as resources of the library).
     /// Checked at start-up: if it is missing, text detection is unavailable and health is 503.

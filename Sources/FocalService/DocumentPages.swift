@@ -1,0 +1,77 @@
+import Focal
+
+/// The work behind a document's pages, run on the worker pool: reading a new page, and making a
+/// page's flat image and the document's PDF.
+extension Processing {
+    /// A page from an uploaded photo: its size, and the corners given, else the detected page's,
+    /// else the whole image's.
+    static func newPage(
+        _ upload: Upload, settings: PageSettings, limits: ServiceConfiguration, deadline: WorkerPool.Deadline
+    ) throws(ServiceError) -> DocumentRecord.Page {
+        let frame = try upload.decodedImage(maximumPixels: limits.maximumImagePixels)
+        try checkpoint(deadline, limits)
+        var quad = settings.corners
+        let detected = quad == nil
+        if quad == nil {
+            do {
+                let detector = try WorkerDetectors.detector(.rectangle, options: DetectorOptions(maximumFeatureCount: 1))
+                quad = try detector.rectangles(in: frame).first?.quad
+            } catch {
+                throw ServiceError(processing: error, what: "finding the page")
+            }
+        }
+        let whole = Quad(
+            topLeft: .zero, topRight: Point(x: Double(frame.width), y: 0),
+            bottomRight: Point(x: Double(frame.width), y: Double(frame.height)), bottomLeft: Point(x: 0, y: Double(frame.height)))
+        return DocumentRecord.Page(
+            id: "", width: frame.width, height: frame.height, bytes: upload.bytes.count,
+            contentType: upload.contentType.hasPrefix("image/") ? upload.contentType : "application/octet-stream",
+            corners: try PageSettings.checked(quad ?? whole, width: frame.width, height: frame.height),
+            detected: detected && quad != nil, enhance: settings.enhance ?? .color, rotation: settings.rotation ?? 0)
+    }
+
+    /// A page flattened through its corners, turned and enhanced (`enhance` overrides the page's
+    /// own); with `longestSide`, the source is shrunk first so the flat page's longer side is
+    /// about that long, which keeps previews quick.
+    static func flatPage(
+        _ page: DocumentRecord.Page, source: [UInt8], enhance: ScanEnhancement? = nil, longestSide: Int? = nil,
+        limits: ServiceConfiguration, deadline: WorkerPool.Deadline
+    ) throws(ServiceError) -> Frame {
+        let upload = Upload(name: "page \(page.id)", contentType: page.contentType, bytes: source)
+        var frame = try upload.decodedImage(maximumPixels: limits.maximumImagePixels)
+        try checkpoint(deadline, limits)
+        var quad = page.quad
+        let what = "flattening page \(page.id)"
+        let bounds = quad.bounds
+        if let longestSide, Double(longestSide) < max(bounds.width, bounds.height) {
+            let scale = Double(longestSide) / max(bounds.width, bounds.height)
+            do {
+                frame = try frame.resized(
+                    width: max(1, Int(Double(frame.width) * scale)), height: max(1, Int(Double(frame.height) * scale)))
+            } catch { throw ServiceError(processing: error, what: what) }
+            quad = Quad(
+                topLeft: quad.topLeft * scale, topRight: quad.topRight * scale, bottomRight: quad.bottomRight * scale,
+                bottomLeft: quad.bottomLeft * scale)
+        }
+        var flat: Frame
+        do { flat = try frame.flattened(through: quad) } catch { throw ServiceError(processing: error, what: what) }
+        try checkpoint(deadline, limits)
+        flat.orientation = [90: .right, 180: .down, 270: .left][page.rotation] ?? .up
+        do { return try flat.oriented().enhanced(enhance ?? page.enhance) } catch {
+            throw ServiceError(processing: error, what: what)
+        }
+    }
+
+    /// Every page of a document flattened, in order, as one PDF.
+    static func documentPDF(
+        _ pages: [(page: DocumentRecord.Page, source: [UInt8])], limits: ServiceConfiguration, deadline: WorkerPool.Deadline
+    ) throws(ServiceError) -> [UInt8] {
+        var flatPages: [(jpeg: [UInt8], width: Int, height: Int)] = []
+        for (page, source) in pages {
+            let flat = try flatPage(page, source: source, limits: limits, deadline: deadline)
+            let jpeg = try encoded(flat, enhancement: .none, as: .jpeg, quality: pdfQuality, what: "encoding page \(page.id)")
+            flatPages.append((jpeg, flat.width, flat.height))
+        }
+        return try pdf(of: flatPages)
+    }
+}
