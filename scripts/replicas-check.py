@@ -21,6 +21,7 @@ many threads as cores, no HTTP), all in the same run; each store's write and rea
 """
 import glob
 import argparse
+import json
 import http.client
 import os
 import shutil
@@ -231,6 +232,37 @@ def shared_scans(balancer, replicas, page, authorized, store):
     return url
 
 
+def shared_documents(balancer, replicas, page, authorized, store):
+    """Check 2b: a multi-page document built through both replicas at once (each change a
+    compare-and-swap in the store), read back from each, and exported as one PDF."""
+    status, answer = request(replicas[0].port, "POST", "/v1/documents", headers=authorized)
+    check(status == 201, f"{store}: a document created on replica 1: {status}")
+    if status != 201:
+        return
+    document = json.loads(answer)["id"]
+    statuses = []
+    adders = [threading.Thread(target=lambda r=r: statuses.append(request(
+        r.port, "POST", f"/v1/documents/{document}/pages", page, {"Content-Type": "image/jpeg", **authorized})[0]))
+        for r in replicas * 3]
+    for adder in adders:
+        adder.start()
+    for adder in adders:
+        adder.join()
+    read = [json.loads(request(r.port, "GET", f"/v1/documents/{document}", headers=authorized)[1]) for r in replicas]
+    check(statuses == [201] * 6 and all(len(d["pages"]) == 6 and d["revision"] == 7 for d in read),
+          f"{store}: 6 pages added at once through both replicas, all kept ({statuses}, revision {read[0]['revision']})")
+    first = read[0]["pages"][0]["id"]
+    status, _ = request(replicas[1].port, "PATCH", f"/v1/documents/{document}/pages/{first}?enhance=bw&rotation=90",
+                        headers=authorized)
+    status, pdf = request(balancer, "GET", f"/v1/documents/{document}/pdf", headers=authorized)
+    with tempfile.NamedTemporaryFile(suffix=".pdf") as file:
+        file.write(pdf)
+        file.flush()
+        info = subprocess.run(["pdfinfo", file.name], capture_output=True, text=True).stdout
+    pages = next((line.split()[-1] for line in info.splitlines() if line.startswith("Pages:")), "none")
+    check(status == 200 and pages == "6", f"{store}: its PDF through nginx: {status}, {pages} pages")
+
+
 def store_latency(replica, url, page, authorized, store):
     """The store's own latency, from one replica's metrics: five scans written, 20 read."""
     for _ in range(5):
@@ -306,6 +338,7 @@ def folder_phase(args, folder, page, authorized):
 
         # 2. Shared scans, and the folder's latency.
         url = shared_scans(balancer, replicas, page, authorized, "scan folder")
+        shared_documents(balancer, replicas, page, authorized, "scan folder")
         if url:
             store_latency(replicas[1], url, page, authorized, "scan folder")
 
@@ -369,6 +402,7 @@ def postgres_phase(args, folder, page, authorized):
         proxy, balancer = start_balancer(folder, replicas)
         # 2. Shared scans, and the database's latency.
         url = shared_scans(balancer, replicas, page, authorized, "PostgreSQL")
+        shared_documents(balancer, replicas, page, authorized, "PostgreSQL")
         if url:
             store_latency(replicas[1], url, page, authorized, "PostgreSQL")
         # 4.

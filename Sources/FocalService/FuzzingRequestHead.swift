@@ -38,7 +38,7 @@ extension FuzzingEntryPoints {
     /// each further line a header field (`Authorization: Bearer fuzz-key-0123`); the body is empty.
     /// The head goes through ``RequestHeadGuard`` as on the wire, then through the router of a
     /// server with API keys. Stops the process when the key check and the router disagree: a route
-    /// other than health and metrics answered without the key, the key refused, or an open path
+    /// other than health, metrics and the scanner page answered without the key, the key refused, or an open path
     /// asked for a key. Returns the guard's refusal, if any, and a server fault as an error.
     public static func requestHead(_ data: UnsafeRawBufferPointer) -> ServiceError? {
         guard let head = parseHead(String(decoding: data.prefix(16_384), as: UTF8.self)) else { return nil }
@@ -51,7 +51,9 @@ extension FuzzingEntryPoints {
         // Judged apart from RequestPath, which the key check itself uses: whether an endpoint's
         // handler ran (it counts every answer), and the open paths as the API documents them.
         let handlerRan = keyedServer.metrics.requestsAnswered != handled
-        let isOpen = ["/v1/health", "/v1/health/live", "/v1/health/ready", "/metrics"].contains(target.prefix { $0 != "?" })
+        let path = target.prefix { $0 != "?" }
+        let isPageFile = path.hasPrefix("/scanner/") && path.count > 9 && !path.dropFirst(9).contains("/")
+        let isOpen = ["/v1/health", "/v1/health/live", "/v1/health/ready", "/metrics", "/"].contains(path) || isPageFile
         let presentsKey =
             head.headerFields[values: .authorization].count == 1
             && head.headerFields[.authorization].map { value in
