@@ -165,6 +165,7 @@ async function showInEditor(page) {
     $("source-image").src = shownSource.url;
   }
   editor.show(page.width, page.height, page.corners);
+  state.cornersDrawnAt = performance.now();
   $("corner-overlay").dataset.page = page.id;
   await updatePreview(page, page.enhance);
 }
@@ -197,7 +198,10 @@ async function addImages(images) {
       state.selected = added.id;
       setDocument(answer);
       await renderEditor(added);
-      window.focalTimings.push({ name, bytes: blob.size, milliseconds: performance.now() - started, detected: added.detected });
+      window.focalTimings.push({
+        name, bytes: blob.size, detected: added.detected,
+        cornersMilliseconds: state.cornersDrawnAt - started, previewMilliseconds: performance.now() - started,
+      });
       if (!added.detected) showError(`No page was found in ${name}: the whole photo is kept. Drag the corners onto the page.`);
     });
   }
