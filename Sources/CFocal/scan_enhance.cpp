@@ -14,9 +14,11 @@ namespace {
 
 int odd(double size) { return std::max(3, static_cast<int>(std::lround(size)) | 1); }
 
-// Darker than the paper by this fraction (of the paper at a quarter of the page's scale) makes a
-// region a candidate for a solid area. Raising it leaves paler areas (a watermark) to be whitened.
-constexpr double darker_than_paper = 0.06;
+// Darker than the paper by these fractions (of the paper at a quarter of the page's scale) make
+// regions candidates for solid areas, each depth on its own: a dark stripe that a paler wash joins
+// to the rest of the card at the shallowest depth stands alone, with its sharp edge, at a deeper
+// one. Raising the first leaves paler areas (a watermark) to be whitened.
+constexpr double darker_than_paper[] = {0.06, 0.2, 0.4};
 // The step at a region's edge, over its depth, from which it is a thing and not a shadow: a printed
 // edge is a step of about its full depth over the 3-pixel gradient, a penumbra a fifth of that.
 // Raising it takes fewer areas for things (a hard shadow stays a shadow).
@@ -24,8 +26,11 @@ constexpr double sharp_edge = 0.45;
 // Regions smaller than this share of the page are left to the closing (noise, specks).
 constexpr double least_area = 0.001;
 // How far from its region's common tone (as a fraction of the paper) a pixel is still part of the
-// printed area. Raising it lets more of a shadow joined to a printed area stay dark.
+// printed area: at least `one_tone`, and `one_tone_of_depth` of the area's depth below the paper
+// (glare on a black stripe lightens it far more than a grey row's noise). Raising either lets
+// more of a shadow joined to a printed area stay dark.
 constexpr float one_tone = 0.12f;
+constexpr float one_tone_of_depth = 0.35f;
 
 // Regions of a page darker than its paper, and for each whether its edge is a step: the mean
 // gradient along its border (the image's own edge left out) against its mean depth.
@@ -33,9 +38,9 @@ struct DarkRegions {
     cv::Mat labels;
     std::vector<char> sharp;
 
-    DarkRegions(const cv::Mat &ratio, const cv::Mat &gradient) {
+    DarkRegions(const cv::Mat &ratio, const cv::Mat &gradient, double darker) {
         cv::Mat stats, centroids;
-        const int count = cv::connectedComponentsWithStats(ratio < 1.0 - darker_than_paper, labels, stats, centroids, 4, CV_32S);
+        const int count = cv::connectedComponentsWithStats(ratio < 1.0 - darker, labels, stats, centroids, 4, CV_32S);
         std::vector<double> depth(count, 0), edge(count, 0), edge_pixels(count, 0);
         for (int y = 1; y + 1 < labels.rows; ++y)
             for (int x = 1; x + 1 < labels.cols; ++x) {
@@ -56,6 +61,30 @@ struct DarkRegions {
         }
     }
 };
+
+// The pixels of the sharp-edged regions darker than the paper by `darker` (see DarkRegions) that
+// are near their region's common tone.
+cv::Mat solid_at(const cv::Mat &ratio, const cv::Mat &gradient, double darker) {
+    const DarkRegions regions(ratio, gradient, darker);
+    // A printed area is one tone; a shadow caught in the same region (a wedge of it between a
+    // picture and a shaded row) is a ramp. Only the pixels near the region's common tone are kept.
+    std::vector<std::vector<float>> tones(regions.sharp.size());
+    for (int y = 0; y < ratio.rows; ++y)
+        for (int x = 0; x < ratio.cols; ++x)
+            if (regions.sharp[regions.labels.at<int>(y, x)]) tones[regions.labels.at<int>(y, x)].push_back(ratio.at<float>(y, x));
+    std::vector<float> common(tones.size(), 0);
+    for (size_t label = 1; label < tones.size(); ++label)
+        if (!tones[label].empty()) common[label] = median_of(tones[label]);
+    cv::Mat solid = cv::Mat::zeros(ratio.size(), CV_8U);
+    for (int y = 0; y < ratio.rows; ++y)
+        for (int x = 0; x < ratio.cols; ++x) {
+            const int label = regions.labels.at<int>(y, x);
+            const float tolerance = std::max(one_tone, one_tone_of_depth * (1.0f - common[label]));
+            if (regions.sharp[label] && std::abs(ratio.at<float>(y, x) - common[label]) <= tolerance)
+                solid.at<uint8_t>(y, x) = 255;
+        }
+    return solid;
+}
 
 // Solid areas of a closed page (CV_8UC3, strokes already taken away) that are things on the paper
 // rather than paper in shadow: a magnetic stripe, a black box, a grey table row, a photograph.
@@ -83,23 +112,8 @@ cv::Mat solid_areas(const cv::Mat &page) {
     cv::morphologyEx(gray, gradient, cv::MORPH_GRADIENT, cv::getStructuringElement(cv::MORPH_RECT, {3, 3}));
     gradient.convertTo(gradient, CV_32F);
     gradient /= paperf;
-    const DarkRegions regions(ratio, gradient);
-    // A printed area is one tone; a shadow caught in the same region (a wedge of it between a
-    // picture and a shaded row) is a ramp. Only the pixels near the region's common tone are kept.
-    std::vector<std::vector<float>> tones(regions.sharp.size());
-    for (int y = 0; y < ratio.rows; ++y)
-        for (int x = 0; x < ratio.cols; ++x)
-            if (regions.sharp[regions.labels.at<int>(y, x)]) tones[regions.labels.at<int>(y, x)].push_back(ratio.at<float>(y, x));
-    std::vector<float> common(tones.size(), 0);
-    for (size_t label = 1; label < tones.size(); ++label)
-        if (!tones[label].empty()) common[label] = median_of(tones[label]);
     cv::Mat solid = cv::Mat::zeros(closed.size(), CV_8U);
-    for (int y = 0; y < ratio.rows; ++y)
-        for (int x = 0; x < ratio.cols; ++x) {
-            const int label = regions.labels.at<int>(y, x);
-            if (regions.sharp[label] && std::abs(ratio.at<float>(y, x) - common[label]) <= one_tone)
-                solid.at<uint8_t>(y, x) = 255;
-        }
+    for (const double darker : darker_than_paper) solid |= solid_at(ratio, gradient, darker);
     if (scale < 1.0) cv::resize(solid, solid, page.size(), 0, 0, cv::INTER_NEAREST);
     return solid;
 }

@@ -44,6 +44,34 @@ import Testing
         #expect(Self.spread(paper) < 6 && Self.mean(paper) > 240, "paper \(Self.mean(paper)) ± \(Self.spread(paper))")
     }
 
+    /// Two real phone photos of a card's back: its black magnetic stripe (the band from 8 to 16 %
+    /// of the flat card's height) stays dark in `.color` and `.gray` at the photo's resolution,
+    /// while the card below it whitens. It came out white (mean above 230) before the solid areas
+    /// were judged at one scale and at several depths.
+    @Test(arguments: ["inner-lines.webp", "inner-lines-dark-background.webp"])
+    func aRealCardsMagneticStripeStaysDark(file: String) throws {
+        let still = try #require(try RealPhotoTests.stills().first { $0.file == file })
+        let flat = try Frame(contentsOf: RealPhotoTests.folder + "/" + file).oriented().flattened(through: still.truth)
+        func meanLuma(_ frame: Frame, rows: ClosedRange<Double>) throws -> Double {
+            let gray = try frame.converted(to: .gray8)
+            var sum = 0.0, count = 0.0
+            for y in Int(rows.lowerBound * Double(gray.height))...Int(rows.upperBound * Double(gray.height)) {
+                for x in stride(from: gray.width / 10, to: gray.width * 9 / 10, by: 2) {
+                    sum += Double(gray.pixel(x: x, y: y)[0])
+                    count += 1
+                }
+            }
+            return sum / count
+        }
+        for enhancement in [ScanEnhancement.color, .gray] {
+            let enhanced = try flat.enhanced(enhancement)
+            let stripe = try meanLuma(enhanced, rows: 0.08...0.16)
+            let card = try meanLuma(enhanced, rows: 0.40...0.50)
+            #expect(stripe < 120, "\(file), \(enhancement): the stripe's mean is \(stripe)")
+            #expect(card > 200, "\(file), \(enhancement): the card's mean is \(card)")
+        }
+    }
+
     @Test func grayIsColorInOneChannel() throws {
         let page = try ShadedPage(seed: 32)
         let gray = try page.image.enhanced(.gray)
