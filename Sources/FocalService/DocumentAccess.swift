@@ -80,7 +80,10 @@ extension FocalServer {
         let (page, source) = try await pageAndSource(pageID, of: id)
         return Response(
             status: .ok,
-            headers: [.contentType: page.contentType, .xContentTypeOptions: "nosniff", .cacheControl: "private, max-age=3600"],
+            headers: [
+                .contentType: page.contentType, .xContentTypeOptions: "nosniff", .cacheControl: "private, max-age=3600",
+                .contentSecurityPolicy: "default-src 'none'; sandbox",
+            ],
             body: .init(byteBuffer: ByteBuffer(bytes: source)))
     }
 

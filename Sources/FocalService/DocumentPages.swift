@@ -25,9 +25,22 @@ extension Processing {
             bottomRight: Point(x: Double(frame.width), y: Double(frame.height)), bottomLeft: Point(x: 0, y: Double(frame.height)))
         return DocumentRecord.Page(
             id: "", width: frame.width, height: frame.height, bytes: upload.bytes.count,
-            contentType: upload.contentType.hasPrefix("image/") ? upload.contentType : "application/octet-stream",
+            contentType: sourceType(of: upload),
             corners: try PageSettings.checked(quad ?? whole, width: frame.width, height: frame.height),
             detected: detected && quad != nil, enhance: settings.enhance ?? .color, rotation: settings.rotation ?? 0)
+    }
+
+    /// What a page's photo is served as: its format as its own bytes say, never the type the
+    /// client claimed (a file claiming `image/svg+xml` would run as a page of this origin).
+    static func sourceType(of upload: Upload) -> String {
+        switch ImageHeader(bytes: upload.bytes)?.format {
+        case .jpeg: "image/jpeg"
+        case .png: "image/png"
+        case .webp: "image/webp"
+        case .tiff: "image/tiff"
+        case .bmp: "image/bmp"
+        default: "application/octet-stream"
+        }
     }
 
     /// A page flattened through its corners, turned and enhanced (`enhance` overrides the page's

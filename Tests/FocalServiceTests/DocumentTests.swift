@@ -148,6 +148,19 @@ import Testing
         #expect(page["corners"] as? [[Double]] == [[0, 0], [400, 0], [400, 300], [0, 300]])
     }
 
+    /// A page's photo is served as the format its bytes are, not as the type the client claimed:
+    /// a photo sent as `image/svg+xml` would otherwise run as a page of the server's origin.
+    @Test func aPhotoIsServedAsWhatItIs() async throws {
+        let live = try await LiveServer()
+        let id = try await Self.create(live)
+        let reply = try await live.request(
+            "POST", "/v1/documents/\(id)/pages", body: try Scenes.jpeg(blur: 0), contentType: "image/svg+xml")
+        let page = try #require(Self.pages(reply).first?["id"] as? String)
+        let source = try await live.request("GET", "/v1/documents/\(id)/pages/\(page)/source")
+        #expect(source.headers["content-type"] == "image/jpeg")
+        #expect(source.headers["content-security-policy"]?.contains("sandbox") == true)
+    }
+
     /// The scanner page is served at / with a strict policy, needs no key (the API it calls does),
     /// and serves only its own files.
     @Test func theScannerPageIsServed() async throws {
