@@ -138,19 +138,23 @@ def drawn_corners(page):
     }""")
 
 
+# The preview's pixels, read through a canvas (the page's policy lets it fetch nothing but its own
+# server, so not its blob URLs): an expression over `image`.
+PREVIEW_PIXELS = """(() => {
+    const image = document.getElementById('preview-image');
+    const canvas = document.createElement('canvas');
+    canvas.width = image.naturalWidth; canvas.height = image.naturalHeight;
+    const context = canvas.getContext('2d');
+    context.drawImage(image, 0, 0);
+    return context.getImageData(0, 0, canvas.width, canvas.height).data;
+})()"""
+
+
 def preview_digest(page):
-    """A digest of the preview's pixels (read through a canvas: the page's policy lets it fetch
-    nothing but its own server)."""
+    """A digest of the preview's pixels, once it has loaded."""
     expect(page.locator("#preview-image")).to_have_attribute("data-state", "ready", timeout=60_000)
     page.wait_for_function("() => document.getElementById('preview-image').complete")
-    pixels = page.evaluate("""() => {
-        const image = document.getElementById('preview-image');
-        const canvas = document.createElement('canvas');
-        canvas.width = image.naturalWidth; canvas.height = image.naturalHeight;
-        const context = canvas.getContext('2d');
-        context.drawImage(image, 0, 0);
-        return Array.from(context.getImageData(0, 0, canvas.width, canvas.height).data.filter((_, i) => i % 97 === 0));
-    }""")
+    pixels = page.evaluate(f"() => Array.from({PREVIEW_PIXELS}.filter((_, i) => i % 97 === 0))")
     return hashlib.sha256(bytes(pixels)).hexdigest()
 
 
@@ -220,7 +224,12 @@ def edit_corners(page, server):
     page.mouse.down()
     for step in range(1, 11):
         page.mouse.move(x + 4 * step, y + 3 * step)
+    magnified = page.evaluate("""() => {
+        const loupe = document.querySelector('#corner-overlay .loupe');
+        return loupe.style.display !== 'none' && loupe.querySelector('image').getAttribute('href').startsWith('blob:');
+    }""")
     page.mouse.up()
+    check("a magnifier shows the photo round the corner while it moves", magnified)
     page.wait_for_function(
         "(before) => document.getElementById('preview-image').dataset.settings !== before",
         arg=page.locator("#preview-image").get_attribute("data-settings"), timeout=60_000)
@@ -247,17 +256,12 @@ def enhancement_and_turn(page, server):
     enhance = server.api("GET", "/v1/documents/" + document_id(page))["pages"][0]["enhance"]
     check("switching the enhancement changes the page and its preview",
           enhance == "bw" and preview_digest(page) != before, enhance)
-    grey_levels = page.evaluate("""() => {
-        const image = document.getElementById('preview-image');
-        const canvas = document.createElement('canvas');
-        canvas.width = image.naturalWidth; canvas.height = image.naturalHeight;
-        const context = canvas.getContext('2d');
-        context.drawImage(image, 0, 0);
-        const data = context.getImageData(0, 0, canvas.width, canvas.height).data;
+    grey_levels = page.evaluate(f"""() => {{
+        const data = {PREVIEW_PIXELS};
         let extreme = 0;
         for (let i = 0; i < data.length; i += 4) if (data[i] < 40 || data[i] > 215) extreme++;
         return extreme / (data.length / 4);
-    }""")
+    }}""")
     check("the black-and-white preview is black and white", grey_levels > 0.95, f"{grey_levels:.1%} of pixels near black or white")
     page.click("#rotate-right")
     expect(page.locator("#preview-image")).to_have_attribute("data-settings", re.compile(r"\|90\|bw$"), timeout=60_000)
@@ -362,7 +366,7 @@ def camera_path(browser_type, chromium, server, folder, report):
         browser.close()
 
 
-def phone(browser, server, screenshots):
+def phone(browser, server):
     context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
     context.add_init_script(f"sessionStorage.setItem('focal.apiKey', '{KEY}')")
     page = context.new_page()
@@ -388,10 +392,28 @@ def phone(browser, server, screenshots):
     after = server.api("GET", "/v1/documents/" + document_id(page))["pages"][0]["corners"][2]
     check("at a phone's size a corner can be dragged with a finger", after[0] < before[0] and after[1] < before[1],
           f"{before} -> {after}")
-    if screenshots:
-        page.evaluate("() => window.scrollTo(0, 0)")
-        page.screenshot(path=os.path.join(screenshots, "scanner-phone.png"), full_page=True)
     context.close()
+
+
+def screenshots(browser, server, folder):
+    """The page as a person first sees a document: three photos added, the first page selected,
+    its colour preview beside it; at a desktop's size and at a phone's (the whole page)."""
+    for name, viewport, options in [("desktop", {"width": 1280, "height": 900}, {}),
+                                    ("phone", {"width": 390, "height": 844}, {"is_mobile": True, "has_touch": True})]:
+        context = browser.new_context(viewport=viewport, device_scale_factor=1, **options)
+        context.add_init_script(f"sessionStorage.setItem('focal.apiKey', '{KEY}')")
+        page = context.new_page()
+        page.goto(server.url + "/")
+        expect(page.locator("body")).to_have_attribute("data-ready", "yes", timeout=30_000)
+        for count, photo in enumerate(PHOTOS_ADDED, start=1):
+            page.set_input_files("#file-input", os.path.join(PHOTOS, photo))
+            wait_for_pages(page, count)
+        page.locator("#pages li button.thumbnail").first.click()
+        expect(page.locator("#editor-number")).to_contain_text("1 of")
+        preview_digest(page)
+        page.wait_for_timeout(500)
+        page.screenshot(path=os.path.join(folder, f"scanner-{name}.png"), full_page=name == "phone")
+        context.close()
 
 
 def main():
@@ -418,12 +440,10 @@ def main():
             not_an_image(page)
             exports(page, folder)
             twelve_megapixels(page, folder, report)
-            if arguments.screenshots:
-                page.locator("#pages li button.thumbnail").first.click()
-                preview_digest(page)
-                page.screenshot(path=os.path.join(arguments.screenshots, "scanner-desktop.png"))
             context.close()
-            phone(browser, server, arguments.screenshots)
+            phone(browser, server)
+            if arguments.screenshots:
+                screenshots(browser, server, arguments.screenshots)
             browser.close()
             camera_path(playwright.chromium, arguments.chromium, server, folder, report)
     finally:

@@ -70,17 +70,20 @@ struct DocumentAnswer: Encodable {
         var bytes: Int
     }
 
+    /// A page as the record keeps it, and where its flat image and its photo are.
     struct Page: Encodable {
-        var id: String
-        var width: Int
-        var height: Int
-        var bytes: Int
-        var corners: [[Double]]
-        var detected: Bool
-        var enhance: ScanEnhancement
-        var rotation: Int
+        var page: DocumentRecord.Page
         var image: String
         var source: String
+
+        enum Keys: String, CodingKey { case image, source }
+
+        func encode(to encoder: any Encoder) throws {
+            try page.encode(to: encoder)
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(image, forKey: .image)
+            try container.encode(source, forKey: .source)
+        }
     }
 
     init(_ record: DocumentRecord, revision: Int, lifetime: Double, limits: ServiceConfiguration) {
@@ -93,10 +96,7 @@ struct DocumentAnswer: Encodable {
         self.limits = Limits(pages: limits.maximumDocumentPages, bytes: limits.maximumDocumentBytes)
         pdf = base + "/pdf"
         pages = record.pages.map { page in
-            Page(
-                id: page.id, width: page.width, height: page.height, bytes: page.bytes, corners: page.corners,
-                detected: page.detected, enhance: page.enhance, rotation: page.rotation,
-                image: base + "/pages/" + page.id + "/image", source: base + "/pages/" + page.id + "/source")
+            Page(page: page, image: base + "/pages/" + page.id + "/image", source: base + "/pages/" + page.id + "/source")
         }
     }
 }

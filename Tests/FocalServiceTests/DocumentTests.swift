@@ -24,22 +24,6 @@ import Testing
         try await live.request("POST", "/v1/documents/\(id)/pages" + query, body: image, contentType: "image/jpeg")
     }
 
-    static func pdfPageCount(_ pdf: Data) throws -> Int {
-        let file = NSTemporaryDirectory() + "focal-document-\(UUID().uuidString).pdf"
-        defer { try? FileManager.default.removeItem(atPath: file) }
-        try pdf.write(to: URL(fileURLWithPath: file))
-        let info = Process()
-        info.executableURL = URL(fileURLWithPath: "/usr/bin/pdfinfo")
-        info.arguments = [file]
-        let out = Pipe()
-        info.standardOutput = out
-        try info.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        info.waitUntilExit()
-        let line = text.split(separator: "\n").first { $0.hasPrefix("Pages:") } ?? ""
-        return Int(line.split(separator: " ").last ?? "") ?? -1
-    }
-
     /// Two replicas sharing a folder: a document made on one is built and read on both, its
     /// pages' corners found where the rendered page is, changed, reordered, exported and deleted.
     @Test func aDocumentIsBuiltThroughEitherReplica() async throws {
@@ -74,7 +58,7 @@ import Testing
         #expect(max(flat.width, flat.height) <= 301 && flat.width > flat.height, "turned: \(flat.width)x\(flat.height)")
         let pdf = try await second.request("GET", "/v1/documents/\(id)/pdf")
         #expect(pdf.status == 200 && pdf.headers["content-type"] == "application/pdf")
-        #expect(try Self.pdfPageCount(pdf.body) == 2)
+        #expect(try PDFInfo.pageCount(of: pdf.body) == 2)
         // A page's photo is not a scan: the scans route never serves it.
         #expect(try await first.request("GET", "/v1/scans/\(pageID)").status == 404)
         #expect(try await first.request("GET", "/v1/documents/\(id)/pages/\(pageID)/source").body == (try Scenes.jpeg(blur: 0)))

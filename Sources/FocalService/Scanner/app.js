@@ -139,6 +139,7 @@ async function loadThumbnail(page, key, image) {
 }
 
 // The editor shows one page: its photo with the corners, and the flattened preview.
+/** The page whose photo the editor shows, and the promise of its being shown. */
 let shownSource = null;
 let previewRequest = 0;
 
@@ -151,23 +152,40 @@ async function renderEditor(page) {
   }
 }
 
+// Each call supersedes the ones before it: after every wait, an older call stops.
+let editorCall = 0;
+
 async function showInEditor(page) {
+  const call = ++editorCall;
   $("editor").hidden = !page;
   if (!page) return;
   $("preview-image").dataset.state = "loading";
   const pages = state.document.pages;
   $("editor-number").textContent = `${pages.indexOf(page) + 1} of ${pages.length}`;
   $("enhance").value = page.enhance;
-  if (shownSource?.id !== page.id) {
-    const blob = await api.pageSource(state.document.id, page.id);
-    if (shownSource) URL.revokeObjectURL(shownSource.url);
-    shownSource = { id: page.id, url: URL.createObjectURL(blob) };
-    $("source-image").src = shownSource.url;
-  }
+  if (shownSource?.id !== page.id) shownSource = { id: page.id, ready: loadSource(page) };
+  await shownSource.ready;
+  if (call !== editorCall) return;
   editor.show(page.width, page.height, page.corners);
   state.cornersDrawnAt = performance.now();
   $("corner-overlay").dataset.page = page.id;
   await updatePreview(page, page.enhance);
+}
+
+/** Shows a page's photo; resolves once it is laid out, so that corners never go over another. */
+async function loadSource(page) {
+  const blob = await api.pageSource(state.document.id, page.id);
+  const image = $("source-image");
+  if (image.src.startsWith("blob:")) URL.revokeObjectURL(image.src);
+  const url = URL.createObjectURL(blob);
+  image.src = url;
+  editor.setPhoto(url);
+  try {
+    await image.decode();
+  } catch (error) {
+    // Another page's photo replaced this one while it decoded: not this page's failure.
+    if (shownSource?.id === page.id) throw new Error("The photo of this page cannot be shown by this browser.");
+  }
 }
 
 /** The flattened page at screen size; a newer request wins over an older one still loading. */

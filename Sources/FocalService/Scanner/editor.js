@@ -18,7 +18,54 @@ export class CornerEditor {
     this.svg.append(this.outline);
     this.handles = names.map((name, index) => this.makeHandle(name, index));
     this.keyTimer = null;
+    this.makeLoupe();
   }
+
+  /** The magnifier shown while a corner moves: the photo around it, enlarged, beside the finger. */
+  makeLoupe() {
+    const clip = document.createElementNS(svgNS, "clipPath");
+    clip.id = "loupe-clip";
+    this.loupeCircle = document.createElementNS(svgNS, "circle");
+    clip.append(this.loupeCircle);
+    this.loupe = document.createElementNS(svgNS, "g");
+    this.loupe.setAttribute("class", "loupe");
+    this.loupe.setAttribute("clip-path", "url(#loupe-clip)");
+    this.loupe.setAttribute("aria-hidden", "true");
+    this.loupe.style.display = "none";
+    this.loupeImage = document.createElementNS(svgNS, "image");
+    this.loupeRing = document.createElementNS(svgNS, "circle");
+    this.loupeRing.setAttribute("class", "loupe-ring");
+    const cross = document.createElementNS(svgNS, "path");
+    cross.setAttribute("class", "loupe-cross");
+    this.loupeCross = cross;
+    this.loupe.append(this.loupeImage, cross);
+    this.svg.append(clip, this.loupe, this.loupeRing);
+    this.hideLoupe();
+  }
+
+  /** Uses `url` (the photo) for the magnifier. */
+  setPhoto(url) { this.loupeImage.setAttribute("href", url); }
+
+  showLoupe(index) {
+    const [x, y] = this.corners[index];
+    const radius = 3 * this.radius, zoom = 3;
+    // Up and towards the middle of the photo, where neither the finger nor the edge hides it.
+    const cx = x + (x < this.width / 2 ? 1 : -1) * 2.2 * radius;
+    const cy = Math.max(radius, y - 2.2 * radius);
+    for (const circle of [this.loupeCircle, this.loupeRing]) {
+      circle.setAttribute("cx", cx);
+      circle.setAttribute("cy", cy);
+      circle.setAttribute("r", radius);
+    }
+    this.loupeImage.setAttribute("width", this.width);
+    this.loupeImage.setAttribute("height", this.height);
+    this.loupeImage.setAttribute("transform", `translate(${cx} ${cy}) scale(${zoom}) translate(${-x} ${-y})`);
+    const arm = radius / 4;
+    this.loupeCross.setAttribute("d", `M${cx - arm} ${cy}H${cx + arm}M${cx} ${cy - arm}V${cy + arm}`);
+    this.loupe.style.display = this.loupeRing.style.display = "";
+  }
+
+  hideLoupe() { this.loupe.style.display = this.loupeRing.style.display = "none"; }
 
   makeHandle(name, index) {
     const handle = document.createElementNS(svgNS, "circle");
@@ -74,8 +121,11 @@ export class CornerEditor {
     const move = (moveEvent) => {
       this.corners[index] = this.pointIn(moveEvent);
       this.draw();
+      this.showLoupe(index);
     };
+    this.showLoupe(index);
     const end = () => {
+      this.hideLoupe();
       handle.removeEventListener("pointermove", move);
       handle.removeEventListener("pointerup", end);
       handle.removeEventListener("pointercancel", end);
