@@ -25,6 +25,7 @@ Needs chromium (scripts/install-deps.sh --browser) and Playwright and Pillow fro
 browser-check` installs both in .build/browser-venv).
 """
 import argparse
+import base64
 import hashlib
 import json
 import os
@@ -274,8 +275,18 @@ def reorder_and_delete(page, server):
     page.wait_for_function("(id) => document.querySelector('#pages li:nth-child(2)').dataset.page === id", arg=ids[2])
     after = [p["id"] for p in server.api("GET", "/v1/documents/" + document_id(page))["pages"]]
     check("moving page 3 earlier reorders the document", after == [ids[0], ids[2], ids[1]])
-    page.set_input_files("#file-input", os.path.join(PHOTOS, "low-contrast.webp"))
+    # The fourth photo is dropped onto the page, as from a file manager.
+    with open(os.path.join(PHOTOS, "low-contrast.webp"), "rb") as f:
+        encoded = base64.b64encode(f.read()).decode()
+    dropped = page.evaluate_handle("""(encoded) => {
+        const bytes = Uint8Array.from(atob(encoded), (c) => c.charCodeAt(0));
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([bytes], 'low-contrast.webp', { type: 'image/webp' }));
+        return transfer;
+    }""", encoded)
+    page.dispatch_event("#pages", "drop", {"dataTransfer": dropped})
     wait_for_pages(page, 4)
+    check("a photo dropped onto the page is added", True)
     page.click("#pages li:nth-child(4) button[aria-label='Delete page 4']")
     wait_for_pages(page, 3)
     left = [p["id"] for p in server.api("GET", "/v1/documents/" + document_id(page))["pages"]]

@@ -289,6 +289,16 @@ function wire() {
     event.target.value = "";
     addImages(files);
   });
+  // Photos dropped anywhere on the page are added as pages too.
+  document.addEventListener("dragover", (event) => {
+    if ([...event.dataTransfer.types].includes("Files")) event.preventDefault();
+  });
+  document.addEventListener("drop", (event) => {
+    const files = [...event.dataTransfer.files].filter((file) => file.type.startsWith("image/"));
+    if (!files.length) return;
+    event.preventDefault();
+    addImages(files.map((file) => ({ blob: file, name: file.name })));
+  });
   $("camera-start").addEventListener("click", () => run(() => toggleCamera(true)));
   $("camera-stop").addEventListener("click", () => run(() => toggleCamera(false)));
   $("camera-shutter").addEventListener("click", () => camera.capture());
