@@ -345,6 +345,20 @@ def twelve_megapixels(page, folder, report):
     report["twelveMegapixels"]["bytes"] = timing["bytes"]
 
 
+def tiff(page, folder):
+    """A TIFF photo, which chromium cannot show: the editor shows the server's JPEG of it instead."""
+    path = os.path.join(folder, "page.tiff")
+    Image.open(os.path.join(PHOTOS, "inner-lines.webp")).convert("RGB").save(path)
+    count = page.locator("#pages li").count()
+    page.set_input_files("#file-input", path)
+    wait_for_pages(page, count + 1)
+    last = page.locator("#pages li").last.get_attribute("data-page")
+    expect(page.locator("#corner-overlay")).to_have_attribute("data-page", last, timeout=60_000)
+    shown = page.evaluate("() => document.getElementById('source-image').naturalWidth")
+    check("a TIFF photo, which the browser cannot read, is shown from the server's JPEG",
+          shown > 0 and page.locator("#error").is_hidden(), f"{shown} px wide")
+
+
 def camera_path(browser_type, chromium, server, folder, report):
     clip, page_corners = camera_clip(folder)
     browser = browser_type.launch(executable_path=chromium, args=[
@@ -450,6 +464,7 @@ def main():
             not_an_image(page)
             exports(page, folder)
             twelve_megapixels(page, folder, report)
+            tiff(page, folder)
             context.close()
             phone(browser, server)
             if arguments.screenshots:

@@ -12,7 +12,7 @@ extension FocalServer {
     func readDocument(_ id: String) async throws(ServiceError) -> (DocumentRecord, Int) {
         guard ScanID.isValid(id), let stored = try await scans.document(id),
             let record = DocumentRecord.decoded(
-                stored, lifetime: scans.documentLifetime, now: DirectoryScanStore.wallClock())
+                stored, lifetime: scans.documentLifetime, now: WallClock.seconds())
         else {
             throw ServiceError(404, "no such document (documents are kept for \(Int(scans.documentLifetime)) s)")
         }
@@ -55,18 +55,12 @@ extension FocalServer {
         let enhance = try query["enhance"].map { (text) throws(ServiceError) in try Processing.enhancement(text) }
         let format = try Processing.FlatFormat(query["format"])
         guard format != .pdf else { throw ServiceError(400, "a page's image is jpeg or png; the document's PDF is at /pdf") }
-        var longestSide: Int?
-        if let text = query["size"] {
-            guard let size = Int(text), (64...8192).contains(size) else {
-                throw ServiceError(400, "size must be the longer side in pixels, 64…8192, not '\(text.prefix(40))'")
-            }
-            longestSide = size
-        }
+        let longestSide = try Self.longestSide(query["size"])
         let (page, source) = try await pageAndSource(pageID, of: id)
-        let configuration = configuration, shrinkTo = longestSide
+        let configuration = configuration
         let bytes = try await work { (deadline) throws(ServiceError) in
             let flat = try Processing.flatPage(
-                page, source: source, enhance: enhance, longestSide: shrinkTo, limits: configuration, deadline: deadline)
+                page, source: source, enhance: enhance, longestSide: longestSide, limits: configuration, deadline: deadline)
             return try Processing.encoded(
                 flat, enhancement: .none, as: format == .png ? .png : .jpeg, quality: 0.9, what: "encoding the page")
         }
@@ -75,16 +69,35 @@ extension FocalServer {
             body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
-    /// The page's source image as it was uploaded.
-    func pageSource(_ pageID: String, of id: String) async throws(ServiceError) -> Response {
+    /// The page's photo as it was added; with `size` (the longer side, 64…8192), upright and no
+    /// larger, as JPEG: what a browser that cannot read the photo's own format (TIFF) shows.
+    func pageSource(_ request: Request, _ pageID: String, of id: String) async throws(ServiceError) -> Response {
+        let longestSide = try Self.longestSide(Self.query(request)["size"])
         let (page, source) = try await pageAndSource(pageID, of: id)
+        var bytes = source, contentType = page.contentType
+        if let longestSide {
+            let configuration = configuration
+            bytes = try await work { (deadline) throws(ServiceError) in
+                try Processing.photo(page, source: source, longestSide: longestSide, limits: configuration, deadline: deadline)
+            }
+            contentType = "image/jpeg"
+        }
         return Response(
             status: .ok,
             headers: [
-                .contentType: page.contentType, .xContentTypeOptions: "nosniff", .cacheControl: "private, max-age=3600",
+                .contentType: contentType, .xContentTypeOptions: "nosniff", .cacheControl: "private, max-age=3600",
                 .contentSecurityPolicy: "default-src 'none'; sandbox",
             ],
-            body: .init(byteBuffer: ByteBuffer(bytes: source)))
+            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// The `size` parameter: a longer side in pixels, 64…8192.
+    static func longestSide(_ text: String?) throws(ServiceError) -> Int? {
+        guard let text else { return nil }
+        guard let size = Int(text), (64...8192).contains(size) else {
+            throw ServiceError(400, "size must be the longer side in pixels, 64…8192, not '\(text.prefix(40))'")
+        }
+        return size
     }
 
     /// Every page, flattened with its own settings, in order, as one PDF; 422 for no pages.

@@ -75,6 +75,21 @@ extension Processing {
         }
     }
 
+    /// A page's photo upright, its longer side at most `longestSide`, as JPEG.
+    static func photo(
+        _ page: DocumentRecord.Page, source: [UInt8], longestSide: Int, limits: ServiceConfiguration,
+        deadline: WorkerPool.Deadline
+    ) throws(ServiceError) -> [UInt8] {
+        let upload = Upload(name: "page \(page.id)", contentType: page.contentType, bytes: source)
+        let photo = try upload.decodedImage(maximumPixels: limits.maximumImagePixels)
+        try checkpoint(deadline, limits)
+        let shown: Frame
+        do { shown = try photo.fitted(maxWidth: longestSide, maxHeight: longestSide) } catch {
+            throw ServiceError(processing: error, what: "page \(page.id)'s photo")
+        }
+        return try encoded(shown, enhancement: .none, as: .jpeg, quality: 0.9, what: "encoding the photo")
+    }
+
     /// Every page of a document flattened, in order, as one PDF.
     static func documentPDF(
         _ pages: [(page: DocumentRecord.Page, source: [UInt8])], limits: ServiceConfiguration, deadline: WorkerPool.Deadline

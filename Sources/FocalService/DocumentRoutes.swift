@@ -40,8 +40,8 @@ extension FocalServer {
             route("v1/documents/:id/pages/:page/image", [.get]) { request, parameters in
                 try await pageImage(request, parameters.get("page") ?? "", of: parameters.get("id") ?? "")
             },
-            route("v1/documents/:id/pages/:page/source", [.get]) { _, parameters in
-                try await pageSource(parameters.get("page") ?? "", of: parameters.get("id") ?? "")
+            route("v1/documents/:id/pages/:page/source", [.get]) { request, parameters in
+                try await pageSource(request, parameters.get("page") ?? "", of: parameters.get("id") ?? "")
             },
             route("v1/documents/:id/order", [.put]) { request, parameters in
                 try await reorder(request, parameters.get("id") ?? "")
@@ -51,7 +51,7 @@ extension FocalServer {
     }
 
     private func createDocument() async throws(ServiceError) -> Response {
-        let record = DocumentRecord(id: ScanID.make(), created: DirectoryScanStore.wallClock(), pages: [])
+        let record = DocumentRecord(id: ScanID.make(), created: WallClock.seconds(), pages: [])
         guard try await scans.putDocument(record.id, record: record.encoded(), replacing: nil) else {
             throw ServiceError(500, "a new document's id was taken")
         }

@@ -206,7 +206,7 @@ final class DirectoryScanStore: ScanStore {
         guard access(folder, W_OK | X_OK) == 0 else {
             throw ServiceError(500, "cannot write to the scan folder '\(folder)': \(String(cString: strerror(errno)))")
         }
-        sweep(now: Self.wallClock())
+        sweep(now: WallClock.seconds())
     }
 
     var retention: String { "scans are kept for \(Int(lifetime)) s" }
@@ -221,7 +221,7 @@ final class DirectoryScanStore: ScanStore {
         } catch {
             // A full or read-only disk, or a folder gone, is the server's trouble and may pass: 503,
             // as the PostgreSQL store answers, and readiness tells the balancer until it passes.
-            let now = Self.wallClock()
+            let now = WallClock.seconds()
             failingSinceLastTry.withLock { $0 = $0 ?? now }
             serviceLog.error("keeping a scan in '\(folder)' failed: \(error)")
             throw ServiceError(503, "the scan store cannot keep scans now; try again shortly", retryAfter: 5)
@@ -229,7 +229,7 @@ final class DirectoryScanStore: ScanStore {
     }
 
     func canKeepScans() async -> Bool {
-        let now = Self.wallClock()
+        let now = WallClock.seconds()
         let due = failingSinceLastTry.withLock { lastTry -> Bool in
             guard let tried = lastTry, now - tried >= Self.probeInterval else { return false }
             lastTry = now
@@ -257,7 +257,7 @@ final class DirectoryScanStore: ScanStore {
     func writeFile(_ bytes: [UInt8], suffix: String = ".jpg") throws(StoreFailure) -> String {
         let id = ScanID.make()
         try place(bytes, at: folder + "/" + id + suffix)
-        let now = Self.wallClock()
+        let now = WallClock.seconds()
         let overSize = estimatedBytes.withLock { total in
             total += bytes.count
             return total > maximumBytes
@@ -314,7 +314,7 @@ final class DirectoryScanStore: ScanStore {
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size <= Self.largestScan,
-            Self.wallClock() - Double(info.st_mtim.tv_sec) <= lifetime
+            WallClock.seconds() - Double(info.st_mtim.tv_sec) <= lifetime
         else { return nil }
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         var done = 0
@@ -361,12 +361,6 @@ final class DirectoryScanStore: ScanStore {
             total -= scan.size
         }
         estimatedBytes.withLock { $0 = total }
-    }
-
-    static func wallClock() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     struct StoreFailure: Error, CustomStringConvertible {

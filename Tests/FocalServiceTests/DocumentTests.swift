@@ -143,6 +143,9 @@ import Testing
         let source = try await live.request("GET", "/v1/documents/\(id)/pages/\(page)/source")
         #expect(source.headers["content-type"] == "image/jpeg")
         #expect(source.headers["content-security-policy"]?.contains("sandbox") == true)
+        let small = try await live.request("GET", "/v1/documents/\(id)/pages/\(page)/source?size=300")
+        let shown = try Frame(decoding: Array(small.body))
+        #expect(small.headers["content-type"] == "image/jpeg" && shown.width == 300 && shown.height < 300)
     }
 
     /// The scanner page is served at / with a strict policy, needs no key (the API it calls does),

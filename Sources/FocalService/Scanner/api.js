@@ -85,8 +85,10 @@ export class FocalAPI {
     return this.request("GET", "/v1/documents/" + id + "/pages/" + page + "/image?" + query, { as: "blob" });
   }
 
-  pageSource(id, page) {
-    return this.request("GET", "/v1/documents/" + id + "/pages/" + page + "/source", { as: "blob" });
+  /** A page's photo; with size, upright as JPEG with its longer side at most that. */
+  pageSource(id, page, size) {
+    const query = size ? "?size=" + size : "";
+    return this.request("GET", "/v1/documents/" + id + "/pages/" + page + "/source" + query, { as: "blob" });
   }
 
   pdf(id) { return this.request("GET", "/v1/documents/" + id + "/pdf", { as: "blob" }); }

@@ -172,9 +172,20 @@ async function showInEditor(page) {
   await updatePreview(page, page.enhance);
 }
 
-/** Shows a page's photo; resolves once it is laid out, so that corners never go over another. */
+/** The longer side, in pixels, of the photo the editor shows: enough to place a corner, light for a phone. */
+const editorPhotoSize = 2000;
+
+/** Shows a page's photo from the server, upright and at most editorPhotoSize. */
 async function loadSource(page) {
-  const blob = await api.pageSource(state.document.id, page.id);
+  await showPhoto(page.id, await api.pageSource(state.document.id, page.id, editorPhotoSize));
+}
+
+/**
+ * Shows `blob` as page `pageID`'s photo; resolves once it is laid out, so that corners never go
+ * over another. A photo just added is shown from the device with no download; one this browser
+ * cannot read (TIFF) is fetched from the server as JPEG instead.
+ */
+async function showPhoto(pageID, blob, fallBack = false) {
   const image = $("source-image");
   if (image.src.startsWith("blob:")) URL.revokeObjectURL(image.src);
   const url = URL.createObjectURL(blob);
@@ -184,7 +195,9 @@ async function loadSource(page) {
     await image.decode();
   } catch (error) {
     // Another page's photo replaced this one while it decoded: not this page's failure.
-    if (shownSource?.id === page.id) throw new Error("The photo of this page cannot be shown by this browser.");
+    if (shownSource?.id !== pageID) return;
+    if (!fallBack) throw new Error("The photo of this page cannot be shown.");
+    await showPhoto(pageID, await api.pageSource(state.document.id, pageID, editorPhotoSize));
   }
 }
 
@@ -214,6 +227,7 @@ async function addImages(images) {
       const answer = await api.addPage(state.document.id, blob, name);
       const added = answer.pages.at(-1);
       state.selected = added.id;
+      shownSource = { id: added.id, ready: showPhoto(added.id, blob, true) };
       setDocument(answer);
       await renderEditor(added);
       window.focalTimings.push({
