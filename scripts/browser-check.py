@@ -46,6 +46,13 @@ KEY = "key-for-the-browser-check"
 PHOTOS_ADDED = ["a4-on-dark-background.webp", "inner-table.webp", "card-on-dark-background.webp"]
 
 failures = []
+# Uncaught exceptions in the page's own scripts, from every page opened.
+script_errors = []
+
+
+def watch(page):
+    page.on("pageerror", lambda error: script_errors.append(str(error)))
+    return page
 
 
 def check(name, passed, detail=""):
@@ -366,7 +373,7 @@ def camera_path(browser_type, chromium, server, folder, report):
     try:
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         context.add_init_script(f"sessionStorage.setItem('focal.apiKey', '{KEY}')")
-        page = context.new_page()
+        page = watch(context.new_page())
         page.goto(server.url + "/")
         expect(page.locator("body")).to_have_attribute("data-ready", "yes", timeout=30_000)
         started = time.time()
@@ -393,7 +400,7 @@ def camera_path(browser_type, chromium, server, folder, report):
 def phone(browser, server):
     context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
     context.add_init_script(f"sessionStorage.setItem('focal.apiKey', '{KEY}')")
-    page = context.new_page()
+    page = watch(context.new_page())
     page.goto(server.url + "/")
     expect(page.locator("body")).to_have_attribute("data-ready", "yes", timeout=30_000)
     page.set_input_files("#file-input", os.path.join(PHOTOS, "inner-lines-dark-background.webp"))
@@ -455,7 +462,7 @@ def main():
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=arguments.chromium)
             context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
-            page = context.new_page()
+            page = watch(context.new_page())
             report["firstPaintMilliseconds"] = round(open_with_key(page, server))
             add_photos(page, server, report)
             edit_corners(page, server)
@@ -471,6 +478,7 @@ def main():
                 screenshots(browser, server, arguments.screenshots)
             browser.close()
             camera_path(playwright.chromium, arguments.chromium, server, folder, report)
+        check("no uncaught error in the page's scripts", not script_errors, "; ".join(script_errors[:3]))
     finally:
         server.stop()
         shutil.rmtree(folder, ignore_errors=True)
