@@ -22,7 +22,12 @@ struct ServeCommand: AsyncParsableCommand {
               POST /v1/scan                a burst (multipart images) or a short video → per document: best frame,
                                            sharpness, corners and the flat scan (a URL, or base64 with inline=base64)
               GET  /v1/scans/{id}          a flat scan as JPEG
+              POST /v1/documents           a multi-page document: add photos as pages (corners detected or
+                                           given), change corners, enhancement and turn, reorder, delete,
+                                           each page's flat image, one PDF (see docs/openapi.yaml)
               GET  /metrics                Prometheus text: requests, latencies, frames processed, pool load
+              GET  /                       the scanner page for people: camera or photos, corners dragged
+                                           into place, enhancement, order, PDF (no key needed for the page)
 
             Detection runs on --workers threads of their own, never on the event loop, so health and \
             metrics answer however busy they are. Up to --queue requests wait for a worker; beyond \
