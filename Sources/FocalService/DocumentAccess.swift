@@ -34,6 +34,21 @@ extension FocalServer {
         throw ServiceError(409, "document \(id) is being changed by other requests; try again", retryAfter: 1)
     }
 
+    /// The document as its routes answer it.
+    func documentResponse(_ status: Int, _ record: DocumentRecord, revision: Int, headers: HTTPFields = [:]) -> Response {
+        Self.json(
+            status, DocumentAnswer(record, revision: revision, lifetime: scans.documentLifetime, limits: configuration),
+            headers: headers)
+    }
+
+    /// A page's photo from the store, or 404 when the store no longer keeps it.
+    private func photo(of page: DocumentRecord.Page) async throws(ServiceError) -> [UInt8] {
+        guard let source = try await scans.page(page.id) else {
+            throw ServiceError(404, "page \(page.id)'s image is no longer kept (the store was full or it expired)")
+        }
+        return source
+    }
+
     /// A page and its source image, or 404.
     private func pageAndSource(_ pageID: String, of id: String) async throws(ServiceError) -> (
         DocumentRecord.Page, [UInt8]
@@ -42,10 +57,7 @@ extension FocalServer {
         guard let page = record.pages.first(where: { $0.id == pageID }) else {
             throw ServiceError(404, "document \(id) has no page \(pageID.prefix(40))")
         }
-        guard let source = try await scans.page(page.id) else {
-            throw ServiceError(404, "page \(page.id)'s image is no longer kept (the store was full or it expired)")
-        }
-        return (page, source)
+        return (page, try await photo(of: page))
     }
 
     /// The flat page: `enhance` to preview another enhancement, `format=jpeg|png`, and `size`
@@ -105,12 +117,7 @@ extension FocalServer {
         let (record, _) = try await readDocument(id)
         guard !record.pages.isEmpty else { throw ServiceError(422, "document \(id) has no pages, and a PDF cannot be empty") }
         var pages: [(page: DocumentRecord.Page, source: [UInt8])] = []
-        for page in record.pages {
-            guard let source = try await scans.page(page.id) else {
-                throw ServiceError(404, "page \(page.id)'s image is no longer kept (the store was full or it expired)")
-            }
-            pages.append((page, source))
-        }
+        for page in record.pages { pages.append((page, try await photo(of: page))) }
         let configuration = configuration, sources = pages
         let pdf = try await work { (deadline) throws(ServiceError) in
             try Processing.documentPDF(sources, limits: configuration, deadline: deadline)

@@ -55,13 +55,12 @@ extension FocalServer {
         guard try await scans.putDocument(record.id, record: record.encoded(), replacing: nil) else {
             throw ServiceError(500, "a new document's id was taken")
         }
-        let answer = DocumentAnswer(record, revision: 1, lifetime: scans.documentLifetime, limits: configuration)
-        return Self.json(201, answer, headers: [.location: "/v1/documents/" + record.id])
+        return documentResponse(201, record, revision: 1, headers: [.location: "/v1/documents/" + record.id])
     }
 
     private func documentAnswer(_ id: String) async throws(ServiceError) -> Response {
         let (record, revision) = try await readDocument(id)
-        return Self.json(200, DocumentAnswer(record, revision: revision, lifetime: scans.documentLifetime, limits: configuration))
+        return documentResponse(200, record, revision: revision)
     }
 
     private func deleteDocument(_ id: String) async throws(ServiceError) -> Response {
@@ -93,8 +92,7 @@ extension FocalServer {
                 try checkLimits(record)
             }
             metrics.framesProcessed(pages.count)
-            return Self.json(
-                201, DocumentAnswer(record, revision: revision, lifetime: scans.documentLifetime, limits: configuration))
+            return documentResponse(201, record, revision: revision)
         } catch {
             for page in pages { try? await scans.removePage(page.id) }
             throw error
@@ -135,7 +133,7 @@ extension FocalServer {
             record.pages[index] = page
         }
         if isDelete { try await scans.removePage(pageID) }
-        return Self.json(200, DocumentAnswer(record, revision: revision, lifetime: scans.documentLifetime, limits: configuration))
+        return documentResponse(200, record, revision: revision)
     }
 
     /// PUT `?pages=id,id,…`: the same pages in a new order.
@@ -152,6 +150,6 @@ extension FocalServer {
             let byID = Dictionary(uniqueKeysWithValues: record.pages.map { ($0.id, $0) })
             record.pages = order.compactMap { byID[$0] }
         }
-        return Self.json(200, DocumentAnswer(record, revision: revision, lifetime: scans.documentLifetime, limits: configuration))
+        return documentResponse(200, record, revision: revision)
     }
 }

@@ -316,18 +316,7 @@ final class DirectoryScanStore: ScanStore {
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size <= Self.largestScan,
             WallClock.seconds() - Double(info.st_mtim.tv_sec) <= lifetime
         else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var done = 0
-        let complete = bytes.withUnsafeMutableBytes { buffer in
-            while done < buffer.count {
-                let count = read(descriptor, buffer.baseAddress! + done, buffer.count - done)
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { return false }
-                done += count
-            }
-            return true
-        }
-        return complete ? bytes : nil
+        return FolderFiles.readAll(descriptor, size: Int(info.st_size))
     }
 
     /// The kinds of file the store keeps: scans, page images, document records and their locks.
@@ -336,10 +325,9 @@ final class DirectoryScanStore: ScanStore {
     /// Removes expired files, then the oldest while the folder is over its size, and partial
     /// files a crashed writer left (older than a minute).
     func sweep(now: Double) {
-        guard let directory = opendir(folder) else { return }
+        guard let names = FolderFiles.names(in: folder) else { return }
         var scans: [(name: String, modified: Double, size: Int)] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        for name in names {
             let isScan = Self.suffixes.contains { name.hasSuffix($0) && ScanID.isValid(String(name.dropLast($0.count))) }
             let isPartial = name.hasPrefix(".partial-")
             guard isScan || isPartial else { continue }
@@ -354,7 +342,6 @@ final class DirectoryScanStore: ScanStore {
                 scans.append((name, modified, Int(info.st_size)))
             }
         }
-        closedir(directory)
         var total = scans.reduce(0) { $0 + $1.size }
         for scan in scans.sorted(by: { $0.modified < $1.modified }) where total > maximumBytes {
             unlink(folder + "/" + scan.name)

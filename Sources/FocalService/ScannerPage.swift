@@ -71,17 +71,12 @@ struct ScannerPage: Sendable {
 
     /// The plainly named files of a folder (letters, digits, '-', '_' and one '.').
     private static func names(in folder: String) -> [String] {
-        guard let directory = opendir(folder) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        (FolderFiles.names(in: folder) ?? []).filter { name in
             let plain = name.utf8.allSatisfy {
                 $0 == 46 || $0 == 45 || $0 == 95 || (48...57).contains($0) || (97...122).contains($0)
             }
-            if plain, name.utf8.filter({ $0 == 46 }).count == 1, !name.hasPrefix(".") { names.append(name) }
+            return plain && name.utf8.filter({ $0 == 46 }).count == 1 && !name.hasPrefix(".")
         }
-        return names
     }
 
     /// A regular file's bytes (at most 2 MiB), or nil.
@@ -91,15 +86,7 @@ struct ScannerPage: Sendable {
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size <= 2 << 20 else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var done = 0
-        while done < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + done, $0.count - done) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return nil }
-            done += count
-        }
-        return bytes
+        return FolderFiles.readAll(descriptor, size: Int(info.st_size))
     }
 
     /// The file's answer, or nil when the page has no such file.

@@ -251,8 +251,13 @@ async function deletePage(pageID) {
   setDocument(await api.deletePage(state.document.id, pageID));
 }
 
+/** The page the editor shows. */
+function selectedPage() {
+  return state.document.pages.find((candidate) => candidate.id === state.selected);
+}
+
 function rotate(step) {
-  const page = state.document.pages.find((candidate) => candidate.id === state.selected);
+  const page = selectedPage();
   return changeSelected({ rotation: String((page.rotation + step + 360) % 360) });
 }
 
@@ -320,7 +325,7 @@ function wire() {
   $("rotate-left").addEventListener("click", () => rotate(-90));
   $("rotate-right").addEventListener("click", () => rotate(90));
   $("reset-corners").addEventListener("click", () => {
-    const page = state.document.pages.find((candidate) => candidate.id === state.selected);
+    const page = selectedPage();
     changeSelected({ corners: [0, 0, page.width, 0, page.width, page.height, 0, page.height].join(",") });
   });
   $("export-pdf").addEventListener("click", () => run(exportPDF));
