@@ -72,7 +72,7 @@ bench:
 	scripts/bench.sh
 
 ## Retrain the page detector (Sources/Focal/Models/page-detector.onnx) from scratch: scenes, training, export.
-## About 95 minutes on 2 cores (two stages); see Models/page-detector/MODEL_CARD.md.
+## About 60 minutes on 2 cores (EfficientNet-Lite0 fine-tuned); see Models/page-detector/MODEL_CARD.md.
 page-model:
 	Models/page-detector/train.sh
 

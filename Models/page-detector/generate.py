@@ -647,7 +647,7 @@ def degrade(rng, img):
     return img
 
 
-def sample(seed, size=SIZE, extra=0.0, crossing=0.0):
+def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False):
     rng = np.random.default_rng(seed)
     load_pools()
     # frames are landscape or portrait, squeezed to a square as the detector squeezes them
@@ -730,12 +730,21 @@ def sample(seed, size=SIZE, extra=0.0, crossing=0.0):
             fill = np.zeros((size, size), np.uint8)
             cv2.fillPoly(fill, [qs], 255, shift=3)
             top = np.maximum(top, fill)
-    return img, np.stack([page, edge])
+    if not corners:
+        return img, np.stack([page, edge])
+    # --corners: a disc at each page's corners inside the frame, also where something lies over them
+    # (like the page map, amodal), for a head that places corners where the sides bow or fade
+    spot = np.zeros((size, size), np.uint8)
+    for q in quads:
+        for x, y in q * np.array([sx, sy]):
+            if 0 <= x < size and 0 <= y < size:
+                cv2.circle(spot, (int(round(x * 8)), int(round(y * 8))), 3 * 8, 255, -1, cv2.LINE_8, shift=3)
+    return img, np.stack([page, edge, spot])
 
 
 def _job(args):
-    seed, size, extra, crossing = args
-    return sample(seed, size, extra, crossing)
+    seed, size, extra, crossing, corners = args
+    return sample(seed, size, extra, crossing, corners)
 
 
 def main():
@@ -752,12 +761,14 @@ def main():
     ap.add_argument("--crossing", type=float, default=0.0,
                     help="chance that a scene with documents gets a cable or a pen lying across one of them "
                          "(0: no such draw, as before)")
+    ap.add_argument("--corners", action="store_true",
+                    help="a third target map, a disc at each page corner (without it, two maps, as before)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     cv2.setNumThreads(1)
-    jobs = [(a.seed * 1_000_003 + i, a.size, a.extra, a.crossing) for i in range(a.count)]
+    jobs = [(a.seed * 1_000_003 + i, a.size, a.extra, a.crossing, a.corners) for i in range(a.count)]
     images = np.lib.format.open_memmap(os.path.join(a.out, "images.tmp.npy"), "w+", np.uint8, (a.count, a.size, a.size, 3))
-    targets = np.lib.format.open_memmap(os.path.join(a.out, "targets.tmp.npy"), "w+", np.uint8, (a.count, 2, a.size, a.size))
+    targets = np.lib.format.open_memmap(os.path.join(a.out, "targets.tmp.npy"), "w+", np.uint8, (a.count, 3 if a.corners else 2, a.size, a.size))
     with Pool(a.workers, initializer=load_pools) as pool:
         for i, (img, tgt) in enumerate(pool.imap(_job, jobs, chunksize=16)):
             images[i], targets[i] = img, tgt

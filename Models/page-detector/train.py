@@ -18,11 +18,16 @@ import torch
 import torch.nn.functional as F
 
 from model import PageNet, parameter_count
+from model_lite import LitePageNet, load_pretrained
 
 SIDES = (128, 160, 192, 192)  # input sizes trained on, drawn per batch; Focal runs 128 (.low) and 192 (.high)
+# --lite: also shapes like those Focal gives the network (a 16:9 frame at its own proportions, 96 to
+# 160 pixels along its shorter side): the scenes are 16:9 and 9:16 frames squeezed to squares, so stretched
+# back the landscape ones regain their own proportions and the others are squeezed twice
+LITE_SHAPES = ((96, 160), (160, 96), (128, 128), (160, 160), (192, 192), (128, 224), (224, 128), (192, 192))
 
 
-def batches(images, targets, index, size, rng, augment, turns=False):
+def batches(images, targets, index, size, rng, augment, turns=False, shapes=None):
     order = rng.permutation(index) if augment else index
     for i in range(0, len(order) - (size - 1 if augment else 0), size):
         sel = np.sort(order[i:i + size])
@@ -39,15 +44,17 @@ def batches(images, targets, index, size, rng, augment, turns=False):
             gain = torch.from_numpy(rng.uniform(0.8, 1.2, (len(sel), 3, 1, 1))).float()
             x = (x * gain + float(rng.uniform(-20, 20))).clamp(0, 255)
             # Several input sizes, so that the fast setting can run the same network on a smaller image.
-            side = int(rng.choice(SIDES))
-            if side != x.shape[-1]:
-                x = F.interpolate(x, size=(side, side), mode="area")
-                soft = F.interpolate(y, size=(side, side), mode="bilinear", align_corners=False)
-                y = torch.stack([(soft[:, 0] > 0.5).float(), (soft[:, 1] > 0.25).float()], 1)
+            shape = tuple(shapes[int(rng.integers(len(shapes)))]) if shapes else (int(rng.choice(SIDES)),) * 2
+            if shape != tuple(x.shape[-2:]):
+                x = F.interpolate(x, size=shape, mode="area")
+                soft = F.interpolate(y, size=shape, mode="bilinear", align_corners=False)
+                y = torch.cat([(soft[:, :1] > 0.5).float(), (soft[:, 1:] > 0.25).float()], 1)
         yield x, y
 
 
 def loss_fn(logits, y):
+    if logits.shape[-2:] != y.shape[-2:]:  # a head at a fraction of the input's size: its maps interpolated, as the shim does
+        logits = F.interpolate(logits, size=y.shape[-2:], mode="bilinear", align_corners=False)
     page_bce = F.binary_cross_entropy_with_logits(logits[:, 0], y[:, 0])
     edge_bce = F.binary_cross_entropy_with_logits(logits[:, 1], y[:, 1], pos_weight=torch.tensor(4.0))
     p = torch.sigmoid(logits[:, 0])
@@ -55,7 +62,10 @@ def loss_fn(logits, y):
     union = p.sum((1, 2)) + y[:, 0].sum((1, 2))
     has_page = (y[:, 0].sum((1, 2)) > 0).float()
     dice = ((1 - (2 * inter + 1) / (union + 1)) * has_page).sum() / has_page.sum().clamp(min=1)
-    return page_bce + 0.5 * edge_bce + 0.5 * dice
+    loss = page_bce + 0.5 * edge_bce + 0.5 * dice
+    if logits.shape[1] > 2 and y.shape[1] > 2:  # corner discs: sparser still than the outline
+        loss = loss + 0.5 * F.binary_cross_entropy_with_logits(logits[:, 2], y[:, 2], pos_weight=torch.tensor(8.0))
+    return loss
 
 
 def load_onnx_weights(model, path):
@@ -114,6 +124,12 @@ def evaluate(model, images, targets, index, side):
     return inter / max(union, 1), fp_frames, empty
 
 
+def averaged(states):
+    """The mean of several state dicts (batch norms' statistics too; counters from the last)."""
+    return {k: (sum(s[k].double() for s in states) / len(states)).to(states[-1][k].dtype)
+            if states[-1][k].is_floating_point() else states[-1][k] for k in states[-1]}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", action="append", required=True)
@@ -127,6 +143,12 @@ def main():
     ap.add_argument("--any-orientation", action="store_true",
                     help="also train on scenes turned by quarter turns (transposed), not only mirrored: pages "
                          "photographed upside down or sideways")
+    ap.add_argument("--lite", action="store_true",
+                    help="model_lite.py's network: EfficientNet-Lite0's pretrained encoder under a decoder with "
+                         "page, outline and corner heads (targets from generate.py --corners)")
+    ap.add_argument("--average-last", type=int, default=1,
+                    help="save the mean of the weights after each of the last N epochs (1: the last epoch's)")
+    ap.add_argument("--encoder-lr", type=float, default=0.3, help="with --lite, the pretrained encoder's learning rate as a share of --lr")
     ap.add_argument("--init", help="start from these weights (a .pt from this script, or an exported .onnx) "
                                    "and keep the batch norms' statistics: fine-tuning")
     a = ap.parse_args()
@@ -141,7 +163,9 @@ def main():
     n = len(images)
     held = max(64, n // 25)
     train_idx, val_idx = np.arange(n - held), np.arange(n - held, n)
-    model = PageNet()
+    model = LitePageNet() if a.lite else PageNet()
+    if a.lite and not a.init:
+        print("pretrained tensors loaded: %d" % load_pretrained(model), flush=True)
     if a.init:
         if a.init.endswith(".onnx"):
             load_onnx_weights(model, a.init)
@@ -152,21 +176,25 @@ def main():
             print("start, input %d: held-out page IoU %.4f, empty scenes with a page > 1 %%: %d of %d" % (side, iou, fp, empty), flush=True)
     set_training(model, frozen_norms=bool(a.init))
     print("parameters: %d, training samples: %d, held out: %d" % (parameter_count(model), len(train_idx), held), flush=True)
-    opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
+    encoder = [p for n, p in model.named_parameters() if n.startswith("_")] if a.lite else []
+    rest = [p for n, p in model.named_parameters() if not (a.lite and n.startswith("_"))]
+    groups = [{"params": rest, "share": 1.0}] + ([{"params": encoder, "share": a.encoder_lr}] if encoder else [])
+    opt = torch.optim.AdamW(groups, lr=a.lr, weight_decay=1e-4)
     steps_per_epoch = len(train_idx) // a.batch
     total_steps = steps_per_epoch * a.epochs
     start = time.time()
     budget = a.minutes * 60
     step = 0
+    epochs = []  # the weights after each of the last --average-last epochs
     for epoch in range(a.epochs):
         running = 0.0
-        for x, y in batches(images, targets, train_idx, a.batch, rng, True, a.any_orientation):
+        for x, y in batches(images, targets, train_idx, a.batch, rng, True, a.any_orientation, LITE_SHAPES if a.lite else None):
             # cosine over whichever budget runs out first: steps or minutes
             progress = max(step / total_steps, (time.time() - start) / budget)
             if progress >= 1:
                 break
             for g in opt.param_groups:
-                g["lr"] = a.lr * 0.5 * (1 + math.cos(math.pi * progress)) if step > 100 else a.lr * step / 100
+                g["lr"] = g["share"] * (a.lr * 0.5 * (1 + math.cos(math.pi * progress)) if step > 100 else a.lr * step / 100)
             loss = loss_fn(model(x), y)
             opt.zero_grad()
             loss.backward()
@@ -181,11 +209,13 @@ def main():
             print("epoch %d, input %d: held-out page IoU %.4f, empty scenes with a page > 1 %%: %d of %d"
                   % (epoch, side, iou, fp, empty), flush=True)
         set_training(model, frozen_norms=bool(a.init))
-        torch.save(model.state_dict(), a.out + ".tmp")
+        epochs.append({k: v.detach().clone() for k, v in model.state_dict().items()})
+        epochs = epochs[-a.average_last:]
+        torch.save(averaged(epochs), a.out + ".tmp")
         os.replace(a.out + ".tmp", a.out)
         if (time.time() - start) >= budget:
             break
-    print("done in %.1f min" % ((time.time() - start) / 60))
+    print("done in %.1f min; saved the mean of the last %d epochs' weights" % ((time.time() - start) / 60, len(epochs)))
 
 
 if __name__ == "__main__":

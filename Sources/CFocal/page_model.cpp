@@ -86,20 +86,23 @@ PageMaps forward(cfocal_page_model *model, const cv::Mat &input) {
     model->side = std::min(size.width, size.height);
     // The maps come at the input's size or a whole fraction of it (a network with a head at half
     // resolution); smaller ones are interpolated to the input's size, as such a network is trained.
+    // A third map, where there is one, is the corner head's: trained with the others (it teaches
+    // the network where pages end), and not read here (Models/page-detector/MODEL_CARD.md).
     int rows = output.dims == 4 ? output.size[2] : 0, cols = output.dims == 4 ? output.size[3] : 0;
-    if (output.dims != 4 || output.size[0] != 1 || output.size[1] != 2 || rows < 8 || cols < 8 ||
+    const int channels = output.dims == 4 ? output.size[1] : 0;
+    if (output.dims != 4 || output.size[0] != 1 || channels < 2 || channels > 3 || rows < 8 || cols < 8 ||
         size.height % rows != 0 || size.width % cols != 0 || size.height / rows != size.width / cols)
         fail(CFOCAL_ERR_UNSUPPORTED, "find pages with the model '" + model->path +
-                                         "': the network's output is not two maps of the input's size or a fraction of it");
+                                         "': the network's output is not two or three maps of the input's size or a fraction of it");
+    auto map = [&](int channel) {
+        cv::Mat at(rows, cols, CV_32F, output.ptr<float>(0, channel)), out;
+        if (rows == size.height) return at.clone();
+        cv::resize(at, out, size, 0, 0, cv::INTER_LINEAR);
+        return out;
+    };
     PageMaps maps;
-    cv::Mat page(rows, cols, CV_32F, output.ptr<float>(0, 0)), outline(rows, cols, CV_32F, output.ptr<float>(0, 1));
-    if (rows == size.height) {
-        maps.page = page.clone();
-        maps.outline = outline.clone();
-    } else {
-        cv::resize(page, maps.page, size, 0, 0, cv::INTER_LINEAR);
-        cv::resize(outline, maps.outline, size, 0, 0, cv::INTER_LINEAR);
-    }
+    maps.page = map(0);
+    maps.outline = map(1);
     return maps;
 }
 
@@ -177,6 +180,30 @@ PageMaps page_maps_tiled(cfocal_page_model *model, const cfocal_image &image, in
     return maps;
 }
 
+cv::Size page_map_size(int width, int height, int side, int32_t view) {
+    switch (view) {
+    case CFOCAL_PAGE_VIEW_SQUEEZED: return cv::Size(side, side);
+    case CFOCAL_PAGE_VIEW_PROPORTIONAL: return proportional_size(width, height, side);
+    case CFOCAL_PAGE_VIEW_TILED: {
+        const int shorter = std::min(width, height), longer = std::max(width, height);
+        const int count = int(std::lround(2.0 * longer / shorter - 1));
+        if (count < 2 || count > 15) return cv::Size(side, side);
+        const int length = int(std::lround(double(side) * longer / shorter));
+        return width > height ? cv::Size(length, side) : cv::Size(side, length);
+    }
+    default: fail(CFOCAL_ERR_INVALID_ARGUMENT, "find pages with the model: unknown page view " + std::to_string(view));
+    }
+}
+
+PageMaps page_maps_in(cfocal_page_model *model, const cfocal_image &image, int side, int32_t view) {
+    switch (view) {
+    case CFOCAL_PAGE_VIEW_SQUEEZED: return page_maps(model, image, side);
+    case CFOCAL_PAGE_VIEW_PROPORTIONAL: return page_maps_proportional(model, image, side);
+    case CFOCAL_PAGE_VIEW_TILED: return page_maps_tiled(model, image, side);
+    default: fail(CFOCAL_ERR_INVALID_ARGUMENT, "find pages with the model: unknown page view " + std::to_string(view));
+    }
+}
+
 }  // namespace cfocal
 
 extern "C" {
@@ -195,15 +222,29 @@ cfocal_status cfocal_page_model_open(const char *path, cfocal_page_model **out) 
 
 void cfocal_page_model_free(cfocal_page_model *model) { delete model; }
 
+cfocal_status cfocal_page_model_map_size(int32_t width, int32_t height, int32_t input_size, int32_t view,
+                                         int32_t *map_width, int32_t *map_height) {
+    return guarded("find pages with the model", [&] {
+        if (width < 1 || height < 1 || input_size < 32 || input_size % 32 != 0 || map_width == nullptr || map_height == nullptr)
+            fail(CFOCAL_ERR_INVALID_ARGUMENT, "find pages with the model: bad argument");
+        const cv::Size size = page_map_size(width, height, input_size, view);
+        *map_width = size.width;
+        *map_height = size.height;
+        return CFOCAL_OK;
+    });
+}
+
 cfocal_status cfocal_page_model_maps(cfocal_page_model *model, const cfocal_image *image, int32_t input_size,
-                                     float *page, float *outline) {
+                                     int32_t view, float *page, float *outline) {
     return guarded("find pages with the model", [&] {
         validate(image, "find pages with the model");
         if (model == nullptr || input_size < 32 || input_size % 32 != 0)
             fail(CFOCAL_ERR_INVALID_ARGUMENT, "find pages with the model: bad argument");
-        PageMaps maps = page_maps(model, *image, input_size);
-        if (page != nullptr) maps.page.copyTo(cv::Mat(input_size, input_size, CV_32F, page));
-        if (outline != nullptr) maps.outline.copyTo(cv::Mat(input_size, input_size, CV_32F, outline));
+        PageMaps maps = page_maps_in(model, *image, input_size, view);
+        const cv::Size size = page_map_size(image->width, image->height, input_size, view);
+        if (maps.page.size() != size) fail(CFOCAL_ERR_INTERNAL, "find pages with the model: maps of an unexpected size");
+        if (page != nullptr) maps.page.copyTo(cv::Mat(size, CV_32F, page));
+        if (outline != nullptr) maps.outline.copyTo(cv::Mat(size, CV_32F, outline));
         return CFOCAL_OK;
     });
 }

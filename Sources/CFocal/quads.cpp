@@ -698,6 +698,28 @@ Corners refine(const Corners &q, const cv::Mat &gray, double radius, bool keep_e
     return convex(out) ? out : q;
 }
 
+// The share of a 7 × 7 grid of points inside the quad (gray, full resolution) that are at least
+// `dim` of the brightest tenth of them: the paper. A page is mostly paper, thin print on it, and a
+// card with a photo or a stripe still half or more (the 21 annotated photos: 0.57 to 1.00); a
+// picture in a white frame, a window's mullions round a street, is mostly not (0.14).
+double paper_share(const Corners &q, const cv::Mat &gray) {
+    const double dim = 0.6;
+    std::vector<double> values;
+    for (int u = 1; u < 8; ++u)
+        for (int v = 1; v < 8; ++v) {
+            const double s = u / 8.0, t = v / 8.0;
+            const cv::Point2d top = q[0] + (q[1] - q[0]) * s, bottom = q[3] + (q[2] - q[3]) * s;
+            const cv::Point2d p = top + (bottom - top) * t;
+            const int x = int(std::lround(p.x)), y = int(std::lround(p.y));
+            if (x >= 0 && y >= 0 && x < gray.cols && y < gray.rows) values.push_back(gray.at<uint8_t>(y, x));
+        }
+    if (values.empty()) return 1;
+    std::vector<double> sorted = values;
+    std::sort(sorted.begin(), sorted.end());
+    const double bright = sorted[size_t(0.9 * (sorted.size() - 1))];
+    return double(std::count_if(values.begin(), values.end(), [&](double v) { return v >= dim * bright; })) / values.size();
+}
+
 // The median HSV saturation of the quad's interior, read from the colour planes (0 for gray).
 // Pages are printed on near-neutral paper; books, boxes and devices mostly are not.
 double interior_saturation(const Corners &q, const cfocal_image &image) {
@@ -728,15 +750,6 @@ double interior_saturation(const Corners &q, const cfocal_image &image) {
             values.push_back(high > 8 ? (high - low) / high : 0);
         }
     return values.empty() ? 0 : median_of(values);
-}
-
-// A convex quad as a filled mask of the given size.
-cv::Mat quad_mask(const Corners &q, cv::Size size) {
-    cv::Mat mask = cv::Mat::zeros(size, CV_8U);
-    std::vector<cv::Point> points;
-    for (const auto &p : q) points.emplace_back(int(std::lround(p.x * 8)), int(std::lround(p.y * 8)));
-    cv::fillConvexPoly(mask, points, 255, cv::LINE_8, 3);
-    return mask;
 }
 
 // Each side fitted again to the region's outline points near it (away from the corners), so the
@@ -774,13 +787,67 @@ Corners fitted_to_outline(const Corners &q, const std::vector<cv::Point> &outlin
 struct NetworkView {
     cv::Mat page, outline;  // CV_32F, working size
     double cell = 1;        // one network pixel, in working pixels
+    // The page and outline maps again at `coarse` of the working size (1: the same size), where a
+    // network cell is still a pixel or more, as sums along each row (CV_64F, one column more than
+    // the map: column x holds the sum of the row's first x values): agreement is judged there.
+    cv::Mat page_rows, outline_rows;
+    double coarse = 1;
 };
+
+// Running sums along each row of a CV_32F map, with a leading zero column.
+cv::Mat row_sums(const cv::Mat &map) {
+    cv::Mat sums(map.rows, map.cols + 1, CV_64F);
+    for (int y = 0; y < map.rows; ++y) {
+        const float *in = map.ptr<float>(y);
+        double *out = sums.ptr<double>(y), total = 0;
+        out[0] = 0;
+        for (int x = 0; x < map.cols; ++x) out[x + 1] = total += in[x];
+    }
+    return sums;
+}
+
+// The sum of a map over the pixels whose centres lie inside the convex quad q, and their count, from
+// the map's row sums: a row's span at a time, so a page-sized quad costs its height, not its area.
+std::pair<double, int> sum_in(const Corners &q, const cv::Mat &rows) {
+    double top = q[0].y, bottom = q[0].y;
+    for (const auto &p : q) top = std::min(top, p.y), bottom = std::max(bottom, p.y);
+    const int first = std::max(0, int(std::ceil(top))), last = std::min(rows.rows - 1, int(std::floor(bottom)));
+    double sum = 0;
+    int count = 0;
+    for (int y = first; y <= last; ++y) {
+        double left = 1e9, right = -1e9;
+        for (int i = 0; i < 4; ++i) {
+            const cv::Point2d a = q[i], b = q[(i + 1) % 4];
+            if ((a.y - y) * (b.y - y) > 0 || a.y == b.y) continue;  // the side does not cross this row
+            const double x = a.x + (b.x - a.x) * (y - a.y) / (b.y - a.y);
+            left = std::min(left, x), right = std::max(right, x);
+        }
+        const int from = std::max(0, int(std::ceil(left))), to = std::min(rows.cols - 2, int(std::floor(right)));
+        if (to < from) continue;
+        sum += rows.at<double>(y, to + 1) - rows.at<double>(y, from);
+        count += to - from + 1;
+    }
+    return {sum, count};
+}
 
 NetworkView network_view(const PageMaps &maps, cv::Size working) {
     NetworkView view;
     cv::resize(maps.page, view.page, working, 0, 0, cv::INTER_LINEAR);
     cv::resize(maps.outline, view.outline, working, 0, 0, cv::INTER_LINEAR);
     view.cell = std::max(double(working.width) / maps.page.cols, double(working.height) / maps.page.rows);
+    // Agreement sums the maps over every candidate's inside and the bands along its sides, dozens
+    // of quads a frame: at .high (640 px, a cell of 2.2 to 5 working pixels) half the size has a
+    // quarter of the pixels and still a pixel or more to a cell.
+    view.coarse = view.cell >= 2 ? 0.5 : 1.0;
+    cv::Mat page = view.page, outline = view.outline;
+    if (view.coarse < 1) {
+        const cv::Size coarse((working.width + 1) / 2, (working.height + 1) / 2);
+        view.coarse = double(coarse.width) / working.width;
+        cv::resize(maps.page, page, coarse, 0, 0, cv::INTER_LINEAR);
+        cv::resize(maps.outline, outline, coarse, 0, 0, cv::INTER_LINEAR);
+    }
+    view.page_rows = row_sums(page);
+    view.outline_rows = row_sums(outline);
     return view;
 }
 
@@ -794,46 +861,37 @@ NetworkView network_view(const PageMaps &maps, cv::Size working) {
 // white page on a white desk, whose region leaks half-heartedly into the desk below it, is still
 // bounded where the network sees its edge (0.57 → found, on the phone photo). What it is sure is
 // page still counts in full, outline or not: half a page, or a table ruled on a page, scores low.
-double network_agreement(const Corners &q, const NetworkView &view) {
+double network_agreement(const Corners &working, const NetworkView &view) {
+    Corners q;
+    for (int i = 0; i < 4; ++i) q[i] = (working[i] + cv::Point2d(0.5, 0.5)) * view.coarse - cv::Point2d(0.5, 0.5);
+    const double cell = view.cell * view.coarse;
     cv::Point2d center = (q[0] + q[1] + q[2] + q[3]) * 0.25;
     double size = std::sqrt(area(q));
     if (size < 1) return 0;
     // Scaling about the centre by 1 + 2d / size moves the sides out by about d.
     auto grown = [&](double cells) {
         Corners g;
-        for (int i = 0; i < 4; ++i) g[i] = center + (q[i] - center) * (1 + 2 * cells * view.cell / size);
+        for (int i = 0; i < 4; ++i) g[i] = center + (q[i] - center) * (1 + 2 * cells * cell / size);
         return g;
     };
-    Corners outer = grown(3);
-    std::vector<cv::Point2f> points(outer.begin(), outer.end());
-    cv::Rect box = cv::boundingRect(points) & cv::Rect(0, 0, view.page.cols, view.page.rows);
-    if (box.area() == 0) return 0;
-    // Masks only as large as the band's bounding box: this runs for every candidate.
-    auto mask = [&](const Corners &g) {
-        Corners shifted;
-        for (int i = 0; i < 4; ++i) shifted[i] = g[i] - cv::Point2d(box.x, box.y);
-        return quad_mask(shifted, box.size());
-    };
-    const Corners near = grown(-1), band_inner = grown(1);
-    cv::Mat inside = mask(near);
-    if (cv::countNonZero(inside) == 0) return 0;
-    cv::Mat page = view.page(box), outline = view.outline(box);
+    const Corners outer = grown(3), near = grown(-1), band_inner = grown(1);
+    const auto [inside, inside_pixels] = sum_in(near, view.page_rows);
+    if (inside_pixels == 0) return 0;
     double leak = 0, weight = 0;
     for (int i = 0; i < 4; ++i) {
         const int j = (i + 1) % 4;
-        cv::Mat beyond = mask({band_inner[i], band_inner[j], outer[j], outer[i]});
-        const int pixels = cv::countNonZero(beyond);
+        const auto [beyond, pixels] = sum_in({band_inner[i], band_inner[j], outer[j], outer[i]}, view.page_rows);
         if (pixels == 0) continue;  // beyond the image
         // The outline band is about a cell wide; the strip two: a clear outline fills 40 % of it.
         // The discount scales with the doubt there (1 - p): a certain page beyond is never excused.
-        cv::Mat strip = mask({near[i], near[j], band_inner[j], band_inner[i]});
-        double drawn = cv::countNonZero(strip) > 0 ? cv::mean(outline, strip)[0] : 0;
-        double there = cv::mean(page, beyond)[0];
+        const auto [strip, strip_pixels] = sum_in({near[i], near[j], band_inner[j], band_inner[i]}, view.outline_rows);
+        const double drawn = strip_pixels > 0 ? strip / strip_pixels : 0;
+        const double there = beyond / pixels;
         leak += pixels * there * (1 - std::min(1.0, drawn / 0.4) * (1 - there));
         weight += pixels;
     }
-    double outside = weight > 0 ? leak / weight : 0;
-    return cv::mean(page, inside)[0] * (1 - outside);
+    const double outside = weight > 0 ? leak / weight : 0;
+    return inside / inside_pixels * (1 - outside);
 }
 
 // Straight stretches of the network's outline, at most `keep` of them, longest first: long lines in
@@ -1009,22 +1067,13 @@ public:
         learned_ = o.page_model != nullptr && !o.priors_only;
     }
 
-    PageMaps maps_as(int32_t view) const {
-        switch (view) {
-        case CFOCAL_PAGE_VIEW_SQUEEZED: return page_maps(o_.page_model, image_, o_.page_model_input);
-        case CFOCAL_PAGE_VIEW_PROPORTIONAL: return page_maps_proportional(o_.page_model, image_, o_.page_model_input);
-        case CFOCAL_PAGE_VIEW_TILED: return page_maps_tiled(o_.page_model, image_, o_.page_model_input);
-        default: fail(CFOCAL_ERR_INVALID_ARGUMENT, "detect rectangles: unknown page_model_view " + std::to_string(view));
-        }
-    }
-
     // The network's page regions, and at .high quads on the straight stretches of its outline.
     void network_candidates() {
         if (!learned_) return;
-        view_ = network_view(maps_as(o_.page_model_view), small_.size());
+        view_ = network_view(page_maps_in(o_.page_model, image_, o_.page_model_input, o_.page_model_view), small_.size());
         for (const auto &q : network_quads(view_, min_area_))
             if (acceptable(q)) {
-                const double agreement = network_agreement(q, view_);
+                const double agreement = agreement_with(q);
                 candidates_.push_back({q, agreement, true, true, -1, agreement});
             }
         // Where a page's region leaks into a pale desk or a shadow, its hull takes the leak in,
@@ -1041,7 +1090,7 @@ public:
         // The phone photos' chosen quads are drawn 0.52 (the held card, fingers over a side) to 0.93.
         for (const auto &q : lined)
             if (acceptable(q) && drawn_outline(q, view_) >= 0.4) {
-                const double agreement = network_agreement(q, view_);
+                const double agreement = agreement_with(q);
                 candidates_.push_back({q, agreement, true, true, -1, agreement});
             }
     }
@@ -1081,7 +1130,7 @@ public:
         // the network still vetoes what is not one.
         for (const auto &q : quads) {
             if (!acceptable(q)) continue;
-            double agreement = network_agreement(q, view_);
+            double agreement = agreement_with(q);
             // Below half the minimum the edges could not lift it to the minimum: skip their score.
             if (agreement < 0.5 * o_.min_confidence) continue;
             double score = std::max(agreement, edge_score(q) * std::min(1.0, agreement / 0.5));
@@ -1123,6 +1172,11 @@ public:
             if (o_.max_interior_saturation < 1 && !c.learned &&
                 interior_saturation(at_full(c.corners), image_) > o_.max_interior_saturation)
                 continue;
+            // The network, pretrained on photographs, takes a picture in a white frame for a page
+            // printed with one; a page is mostly paper. Raising `least_paper` rejects more pages
+            // that are mostly a dark picture; lowering it lets framed pictures through.
+            const double least_paper = 0.35;
+            if (c.learned && paper_share(at_full(c.corners), full_) < least_paper) continue;
             bool overlaps = false;
             for (const auto &k : kept)
                 if (iou(k.corners, c.corners) > 0.3) overlaps = true;
@@ -1150,6 +1204,19 @@ public:
 
 private:
     bool acceptable(const Corners &q) const { return acceptable_shape(q, o_, shorter_, small_.size()); }
+
+    // The network's agreement with q (network_agreement), once for quads that differ by less than a
+    // working pixel at each corner: the thresholds and edge maps find many pages several times over.
+    double agreement_with(const Corners &q) {
+        for (const auto &[known, value] : agreed_) {
+            bool same = true;
+            for (int k = 0; k < 4 && same; ++k) same = std::abs(known[k].x - q[k].x) < 1 && std::abs(known[k].y - q[k].y) < 1;
+            if (same) return value;
+        }
+        const double value = network_agreement(q, view_);
+        agreed_.emplace_back(q, value);
+        return value;
+    }
 
     // A refined quad (full resolution) with its side along the border moved in to where its
     // neighbours' edges begin, and refined again. Judged on the refined sides, as the network's
@@ -1260,6 +1327,7 @@ private:
     double scale_ = 1, shorter_ = 0, min_side_ = 0, min_area_ = 0, bright_reference_ = 0, give_up_ = 0;
     bool learned_ = false;
     NetworkView view_;
+    std::vector<std::pair<Corners, double>> agreed_;  // agreement_with()'s quads so far
     std::vector<Candidate> candidates_;
 };
 

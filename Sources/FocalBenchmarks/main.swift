@@ -132,10 +132,10 @@ func detectBenchmark(sample: String, rounds: Int, only: String?) throws {
         ("textbook recipe (Canny, contours, largest 4-gon)", { try TextbookRectangles.detect(in: $0).count }),
         ("edges only (--no-page-model) .low", { try classicalLow.features(in: $0).count }),
         ("edges only (--no-page-model) .high", { try classicalHigh.features(in: $0).count }),
-        ("Focal .low (page network 160 + edges)", { try low.features(in: $0).count }),
-        ("Focal .high (page network 192 + edges)", { try high.features(in: $0).count }),
-        ("  of which the network alone, 160", { try low.pageMap(for: $0) == nil ? 0 : 1 }),
-        ("  of which the network alone, 192", { try high.pageMap(for: $0) == nil ? 0 : 1 }),
+        ("Focal .low (page network 96 + edges)", { try low.features(in: $0).count }),
+        ("Focal .high (page network 160 + edges)", { try high.features(in: $0).count }),
+        ("  of which the network alone, 96 × 160", { try low.pageMap(for: $0) == nil ? 0 : 1 }),
+        ("  of which the network alone, 160 × 288", { try high.pageMap(for: $0) == nil ? 0 : 1 }),
     ]
     var reference = 0.0
     for (name, run) in runs {

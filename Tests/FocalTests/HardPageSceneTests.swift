@@ -1,0 +1,91 @@
+import Focal
+import FocalSynthetic
+import Foundation
+import Testing
+
+/// Rendered scenes of the kinds real desks show and the page network once missed: a page among
+/// clutter with pens and a cable across it, a white sheet on a white desk under objects standing
+/// on it, seen by a grey 640 × 480 camera, and a page that fills the frame. Each is found with its
+/// corners within a few pixels of where the page was drawn.
+@Suite struct HardPageSceneTests {
+    static func page(seed: UInt64) throws -> SyntheticPage { try SyntheticPage(width: 425, height: 550, seed: seed) }
+
+    static func found(_ frame: Frame, accuracy: DetectorOptions.Accuracy = .high) throws -> [RectangleFeature] {
+        try Detector(type: .rectangle, options: .init(accuracy: accuracy)).rectangles(in: frame)
+    }
+
+    @Test func aPageAmongClutterWithPensAndACableAcrossItIsFound() throws {
+        let width = 1280, height = 720
+        let truth = SyntheticScene.corners(
+            frameWidth: width, frameHeight: height, center: Point(x: 600, y: 370), fill: 0.78, rotation: -8, tilt: 0.2)
+        let desk = try SyntheticBackground.cluttered.render(width: width, height: height, seed: 21)
+        var frame = try SyntheticScene(background: desk, page: try Self.page(seed: 22), corners: truth, noise: 2).frame
+        // A black cable from the desk on the left, over the page, to the desk on the right.
+        try frame.stroke(
+            [Point(x: 0, y: 300), Point(x: 420, y: 340), Point(x: 800, y: 420), Point(x: 1280, y: 470)],
+            color: Color(white: 0.06), lineWidth: 10, closed: false)
+        // A pen and a yellow highlighter lying on the page, one across its left side.
+        try frame.stroke(
+            [Point(x: 380, y: 520), Point(x: 560, y: 470)], color: Color(red: 0.1, green: 0.15, blue: 0.6), lineWidth: 12,
+            closed: false)
+        try frame.stroke(
+            [Point(x: 620, y: 560), Point(x: 760, y: 610)], color: Color(red: 0.95, green: 0.9, blue: 0.1), lineWidth: 22,
+            closed: false)
+        // A mug and an orange beside it on the desk.
+        try frame.circle(center: Point(x: 1050, y: 200), radius: 80, color: Color(red: 0.85, green: 0.85, blue: 0.8))
+        try frame.circle(center: Point(x: 180, y: 560), radius: 60, color: Color(red: 0.95, green: 0.5, blue: 0.05))
+        let found = try Self.found(frame)
+        try #require(!found.isEmpty, "nothing found")
+        let error = RectangleDetectorTests.cornerError(found[0].quad, truth)
+        #expect(error < 10, "corner error \(error) px: \(found[0].quad.corners)")
+    }
+
+    /// The sheet is white on a white desk; a dark cylinder and a box stand on it, hiding part of
+    /// two sides and a corner; the camera gives single-channel 640 × 480 frames.
+    @Test func aWhiteSheetUnderStandingObjectsSeenByAGreyCameraIsFound() throws {
+        let width = 640, height = 480
+        let truth = SyntheticScene.corners(
+            frameWidth: width, frameHeight: height, center: Point(x: 320, y: 250), fill: 0.8, rotation: 5, tilt: 0.25)
+        let desk = try Frame(width: width, height: height, format: .bgr8, color: Color(white: 0.8))
+        var frame = try SyntheticScene(background: desk, page: try Self.page(seed: 23), corners: truth, blur: .init(sigma: 0.8))
+            .frame
+        // A cylinder standing on the page's right side: its body, and its top seen from above.
+        let right = (truth.topRight + truth.bottomRight) * 0.5
+        try frame.fill(
+            [
+                Point(x: right.x - 40, y: right.y - 120), Point(x: right.x + 40, y: right.y - 120),
+                Point(x: right.x + 40, y: right.y + 10), Point(x: right.x - 40, y: right.y + 10),
+            ],
+            color: Color(white: 0.3))
+        try frame.circle(center: Point(x: right.x, y: right.y - 120), radius: 40, color: Color(white: 0.45))
+        // A box over the bottom-left corner.
+        let corner = truth.bottomLeft
+        try frame.fill(
+            [
+                corner + Point(x: -30, y: -70), corner + Point(x: 50, y: -90), corner + Point(x: 70, y: -10),
+                corner + Point(x: -10, y: 10),
+            ],
+            color: Color(white: 0.55))
+        try frame.addNoise(sigma: 3, seed: 23)
+        let grey = try frame.converted(to: .gray8)
+        let found = try Self.found(grey)
+        try #require(!found.isEmpty, "nothing found")
+        let error = RectangleDetectorTests.cornerError(found[0].quad, truth)
+        #expect(error < 12, "corner error \(error) px: \(found[0].quad.corners)")
+    }
+
+    /// A page photographed from close by: its corners a few pixels inside the frame's.
+    @Test(arguments: [DetectorOptions.Accuracy.low, .high])
+    func aPageThatFillsTheFrameIsFoundWhole(accuracy: DetectorOptions.Accuracy) throws {
+        let width = 720, height = 960
+        let truth = Quad(
+            topLeft: Point(x: 14, y: 20), topRight: Point(x: 700, y: 12), bottomRight: Point(x: 712, y: 945),
+            bottomLeft: Point(x: 6, y: 950))
+        let desk = try Frame(width: width, height: height, format: .bgr8, color: Color(red: 0.12, green: 0.1, blue: 0.08))
+        let frame = try SyntheticScene(background: desk, page: try Self.page(seed: 24), corners: truth, noise: 2).frame
+        let found = try Self.found(frame, accuracy: accuracy)
+        try #require(!found.isEmpty, "nothing found")
+        let jaccard = found[0].quad.intersectionOverUnion(with: truth)
+        #expect(jaccard > 0.97, "Jaccard index \(jaccard): \(found[0].quad.corners)")
+    }
+}
