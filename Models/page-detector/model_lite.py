@@ -20,6 +20,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from model import SeparableBlock as Separable  # the decoder's and context's block: depthwise 3 × 3, pointwise 1 × 1
+
 # (expand ratio, kernel, stride, output channels) of EfficientNet-Lite0's blocks, in order
 LITE0_BLOCKS = [
     (1, 3, 1, 16),
@@ -58,23 +60,6 @@ class MBConv(nn.Module):
         y = relu6(self._bn1(self._depthwise_conv(y)))
         y = self._bn2(self._project_conv(y))
         return y + x if self.residual else y
-
-
-class Separable(nn.Module):
-    """Depthwise 3×3 then pointwise 1×1, batch norms, ReLU (the decoder's and context's block)."""
-
-    def __init__(self, cin, cout, stride=1, dilation=1):
-        super().__init__()
-        self.depthwise = nn.Conv2d(cin, cin, 3, stride, padding=dilation, dilation=dilation, groups=cin, bias=False)
-        self.bn1 = nn.BatchNorm2d(cin)
-        self.pointwise = nn.Conv2d(cin, cout, 1, bias=False)
-        self.bn2 = nn.BatchNorm2d(cout)
-        self.residual = stride == 1 and cin == cout
-
-    def forward(self, x):
-        y = F.relu(self.bn1(self.depthwise(x)))
-        y = self.bn2(self.pointwise(y))
-        return F.relu(y + x if self.residual else y)
 
 
 class LitePageNet(nn.Module):
