@@ -15,7 +15,7 @@ extension Processing {
         if quad == nil {
             do {
                 let detector = try WorkerDetectors.detector(.rectangle, options: DetectorOptions(maximumFeatureCount: 1))
-                quad = try detector.rectangles(in: frame).first?.quad
+                quad = try detector.rectangles(in: frame).first.map { inside($0.quad, width: frame.width, height: frame.height) }
             } catch {
                 throw ServiceError(processing: error, what: "finding the page")
             }
@@ -28,6 +28,15 @@ extension Processing {
             contentType: sourceType(of: upload),
             corners: try PageSettings.checked(quad ?? whole, width: frame.width, height: frame.height),
             detected: detected && quad != nil, enhance: settings.enhance ?? .color, rotation: settings.rotation ?? 0)
+    }
+
+    /// A quad moved onto the photo: the detector places a corner of a page that runs out of the
+    /// frame where its sides meet, beyond the edge, and a page keeps what the photo shows.
+    static func inside(_ quad: Quad, width: Int, height: Int) -> Quad {
+        let c = quad.corners.map {
+            Point(x: min(max($0.x, -0.5), Double(width) - 0.5), y: min(max($0.y, -0.5), Double(height) - 0.5))
+        }
+        return Quad(topLeft: c[0], topRight: c[1], bottomRight: c[2], bottomLeft: c[3])
     }
 
     /// What a page's photo is served as: its format as its own bytes say, never the type the
@@ -66,6 +75,9 @@ extension Processing {
                 topLeft: quad.topLeft * scale, topRight: quad.topRight * scale, bottomRight: quad.bottomRight * scale,
                 bottomLeft: quad.bottomLeft * scale)
         }
+        // The record allows a pixel of slack beyond the photo's edge, and a reduced photo's size is
+        // rounded down: the corners are taken onto the photo.
+        quad = inside(quad, width: frame.width, height: frame.height)
         var flat: Frame
         do { flat = try frame.flattened(through: quad) } catch { throw ServiceError(processing: error, what: what) }
         try checkpoint(deadline, limits)

@@ -130,6 +130,18 @@ import Testing
         let page = try #require(Self.pages(reply).first)
         #expect(page["detected"] as? Bool == false)
         #expect(page["corners"] as? [[Double]] == [[0, 0], [400, 0], [400, 300], [0, 300]])
+        // Corners on the photo's outer edge, and a detected page's corner beyond it (where the sides
+        // of a page running out of the frame meet), are taken onto the photo to flatten it.
+        let pageID = try #require(page["id"] as? String)
+        for size in ["", "?size=100"] {
+            let image = try await live.request("GET", "/v1/documents/\(id)/pages/\(pageID)/image" + size)
+            #expect(image.status == 200, "image\(size): \(image.reason)")
+        }
+        let beyond = Processing.inside(
+            Quad(
+                topLeft: Point(x: -3, y: 2), topRight: Point(x: 430, y: -1), bottomRight: Point(x: 405, y: 320),
+                bottomLeft: Point(x: 1, y: 299)), width: 400, height: 300)
+        #expect(beyond.corners.map { [$0.x, $0.y] } == [[-0.5, 2], [399.5, -0.5], [399.5, 299.5], [1, 299]])
     }
 
     /// A page's photo is served as the format its bytes are, not as the type the client claimed:
