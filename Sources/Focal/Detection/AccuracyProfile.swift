@@ -10,9 +10,9 @@ struct AccuracyProfile: Sendable {
     /// (EfficientNet-Lite0's first stages under a small decoder) was trained at 96 to 192. At
     /// `.high`, 160 rather than 128: a card held up in a portrait phone photo is a few dozen
     /// network pixels at 128 and was cut at the thumb (the eleven phone photos 0.992 at 160,
-    /// 0.941 at 128), for 4 ms more a 720p frame. At `.low`, 96: on the phone photos 0.983 against
-    /// 0.938 at 128 (the same held card), on the evaluation clips at seeds 13 / 7 0.968 / 0.914
-    /// against 0.976 / 0.918, at half the network's cost (`Models/page-detector/MODEL_CARD.md`).
+    /// 0.958 at 128), for 4 ms more a 720p frame. At `.low`, 96: the phone photos 0.983 against
+    /// 0.932 at 128 (the same held card); the evaluation clips at seeds 13 / 7 0.966 / 0.938
+    /// against 0.977 / 0.918; half the network's cost (`Models/page-detector/MODEL_CARD.md`).
     var pageModelInput: Int
     /// How the page network sees the frame: once, at about the frame's own proportions (160 × 288
     /// for 16:9 at `.high`, 96 × 160 at `.low`): squeezed to a square, a portrait photo's page or
