@@ -31,7 +31,7 @@ def fold_batch_norms(module):
             if isinstance(a, nn.Conv2d) and isinstance(b, nn.BatchNorm2d):
                 fuse(a, b)
                 module._modules[n2] = nn.Identity()
-    # named pairs: SeparableBlock's and Separable's, and EfficientNet-Lite's stem and MBConv's
+    # named pairs: SeparableBlock's, and EfficientNet-Lite's stem and MBConv's
     for conv_name, bn_name in (("depthwise", "bn1"), ("pointwise", "bn2"), ("_conv_stem", "_bn0"), ("_expand_conv", "_bn0"),
                                ("_depthwise_conv", "_bn1"), ("_project_conv", "_bn2")):
         if isinstance(getattr(module, conv_name, None), nn.Conv2d) and isinstance(getattr(module, bn_name, None), nn.BatchNorm2d):

@@ -35,10 +35,6 @@ LITE0_BLOCKS = [
 ENCODER_BLOCKS = 8
 
 
-def relu6(x):
-    return F.relu(x)  # see above: ReLU, not ReLU6
-
-
 class MBConv(nn.Module):
     """EfficientNet-Lite's inverted residual block, named as in the pretrained state dict."""
 
@@ -56,8 +52,8 @@ class MBConv(nn.Module):
         self.residual = stride == 1 and cin == cout
 
     def forward(self, x):
-        y = relu6(self._bn0(self._expand_conv(x))) if self.expand else x
-        y = relu6(self._bn1(self._depthwise_conv(y)))
+        y = F.relu(self._bn0(self._expand_conv(x))) if self.expand else x
+        y = F.relu(self._bn1(self._depthwise_conv(y)))
         y = self._bn2(self._project_conv(y))
         return y + x if self.residual else y
 
@@ -95,7 +91,7 @@ class LitePageNet(nn.Module):
         # BGR 0…255 in; the stem's weights are turned to take BGR (load_pretrained), and
         # EfficientNet-Lite's input scaling is (x − 127) / 128
         x = image * (1.0 / 128.0) - (127.0 / 128.0)
-        x = relu6(self._bn0(self._conv_stem(x)))
+        x = F.relu(self._bn0(self._conv_stem(x)))
         skips = []
         for i, block in enumerate(self._blocks):
             x = block(x)
@@ -120,7 +116,3 @@ def load_pretrained(model, path=None):
     kept["_conv_stem.weight"] = kept["_conv_stem.weight"].flip(1)  # RGB → BGR
     model.load_state_dict(kept, strict=False)
     return len(kept)
-
-
-def parameter_count(model):
-    return sum(p.numel() for p in model.parameters())

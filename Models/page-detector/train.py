@@ -176,8 +176,10 @@ def main():
             print("start, input %d: held-out page IoU %.4f, empty scenes with a page > 1 %%: %d of %d" % (side, iou, fp, empty), flush=True)
     set_training(model, frozen_norms=bool(a.init))
     print("parameters: %d, training samples: %d, held out: %d" % (parameter_count(model), len(train_idx), held), flush=True)
-    encoder = [p for n, p in model.named_parameters() if n.startswith("_")] if a.lite else []
-    rest = [p for n, p in model.named_parameters() if not (a.lite and n.startswith("_"))]
+    # model_lite.py's pretrained encoder keeps the weight file's names, which begin with "_"
+    encoder, rest = [], []
+    for name, p in model.named_parameters():
+        (encoder if a.lite and name.startswith("_") else rest).append(p)
     groups = [{"params": rest, "share": 1.0}] + ([{"params": encoder, "share": a.encoder_lr}] if encoder else [])
     opt = torch.optim.AdamW(groups, lr=a.lr, weight_decay=1e-4)
     steps_per_epoch = len(train_idx) // a.batch

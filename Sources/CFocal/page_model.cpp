@@ -139,22 +139,38 @@ PageMaps page_maps_proportional(cfocal_page_model *model, const cfocal_image &im
     return forward(model, squeezed_input(image, cv::Rect(0, 0, image.width, image.height), size));
 }
 
+namespace {
+
+// Squeezing a portrait phone photo to a square halves its height: a card held up in it is a strip
+// a few cells high, which the network sees only in patches (the eleven phone photos' card held by
+// a hand: mean page probability 0.42 inside it squeezed, 0.91 in a square crop). Squares of the
+// shorter side along the longer, each overlapping the next by more than half, keep the photo's own
+// proportions and hold anything up to half the shorter side whole in one of them: three for 16:9,
+// two for 4:3. How many squares a width × height image gets; 0 where it is squeezed instead
+// (nearly square, or past 8:1, a strip whose squares would be thousands, each a few pixels of it).
+int square_count(int width, int height) {
+    const int shorter = std::min(width, height), longer = std::max(width, height);
+    const int count = int(std::lround(2.0 * longer / shorter - 1));
+    const int most_squares = 15;
+    return count < 2 || count > most_squares ? 0 : count;
+}
+
+// The tiled maps' size: side along the shorter side, the longer in proportion.
+cv::Size tiled_size(int width, int height, int side) {
+    const int length = int(std::lround(double(side) * std::max(width, height) / std::min(width, height)));
+    return width > height ? cv::Size(length, side) : cv::Size(side, length);
+}
+
+}  // namespace
+
 PageMaps page_maps_tiled(cfocal_page_model *model, const cfocal_image &image, int side) {
     check_side(model, side);
+    const int count = square_count(image.width, image.height);
+    if (count == 0) return page_maps(model, image, side);
     const int shorter = std::min(image.width, image.height), longer = std::max(image.width, image.height);
-    // Squeezing a portrait phone photo to a square halves its height: a card held up in it is a
-    // strip a few cells high, which the network sees only in patches (the eleven phone photos'
-    // card held by a hand: mean page probability 0.42 inside it squeezed, 0.91 in a square crop).
-    // Squares of the shorter side along the longer, each overlapping the next by more than half,
-    // keep the photo's own proportions and hold anything up to half the shorter side whole in one
-    // of them: three for 16:9, two for 4:3. Nearly square images are squeezed as before.
-    const int count = int(std::lround(2.0 * longer / shorter - 1));
-    // Past 8:1 (a strip, a 1 x 5000 image) squares would be thousands, each a few pixels of it.
-    const int most_squares = 15;
-    if (count < 2 || count > most_squares) return page_maps(model, image, side);
     const bool wide = image.width > image.height;
-    const int length = int(std::lround(double(side) * longer / shorter));
-    const cv::Size size = wide ? cv::Size(length, side) : cv::Size(side, length);
+    const cv::Size size = tiled_size(image.width, image.height, side);
+    const int length = std::max(size.width, size.height);
     cv::Mat page = cv::Mat::zeros(size, CV_32F), outline = page.clone(), weight = page.clone();
     for (int i = 0; i < count; ++i) {
         const int at = int(std::lround(double(longer - shorter) * i / (count - 1)));
@@ -184,13 +200,7 @@ cv::Size page_map_size(int width, int height, int side, int32_t view) {
     switch (view) {
     case CFOCAL_PAGE_VIEW_SQUEEZED: return cv::Size(side, side);
     case CFOCAL_PAGE_VIEW_PROPORTIONAL: return proportional_size(width, height, side);
-    case CFOCAL_PAGE_VIEW_TILED: {
-        const int shorter = std::min(width, height), longer = std::max(width, height);
-        const int count = int(std::lround(2.0 * longer / shorter - 1));
-        if (count < 2 || count > 15) return cv::Size(side, side);
-        const int length = int(std::lround(double(side) * longer / shorter));
-        return width > height ? cv::Size(length, side) : cv::Size(side, length);
-    }
+    case CFOCAL_PAGE_VIEW_TILED: return square_count(width, height) == 0 ? cv::Size(side, side) : tiled_size(width, height, side);
     default: fail(CFOCAL_ERR_INVALID_ARGUMENT, "find pages with the model: unknown page view " + std::to_string(view));
     }
 }

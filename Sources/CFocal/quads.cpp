@@ -698,21 +698,29 @@ Corners refine(const Corners &q, const cv::Mat &gray, double radius, bool keep_e
     return convex(out) ? out : q;
 }
 
-// The share of a 7 × 7 grid of points inside the quad (gray, full resolution) that are at least
-// `dim` of the brightest tenth of them: the paper. A page is mostly paper, thin print on it, and a
-// card with a photo or a stripe still half or more (the 21 annotated photos: 0.57 to 1.00); a
-// picture in a white frame, a window's mullions round a street, is mostly not (0.14).
-double paper_share(const Corners &q, const cv::Mat &gray) {
-    const double dim = 0.6;
-    std::vector<double> values;
+// A 7 × 7 grid of points inside the quad (the interior at eighths along each side), those that lie
+// in a width × height image: where the interior tests below sample it.
+std::vector<cv::Point> interior_grid(const Corners &q, int width, int height) {
+    std::vector<cv::Point> points;
     for (int u = 1; u < 8; ++u)
         for (int v = 1; v < 8; ++v) {
             const double s = u / 8.0, t = v / 8.0;
             const cv::Point2d top = q[0] + (q[1] - q[0]) * s, bottom = q[3] + (q[2] - q[3]) * s;
             const cv::Point2d p = top + (bottom - top) * t;
             const int x = int(std::lround(p.x)), y = int(std::lround(p.y));
-            if (x >= 0 && y >= 0 && x < gray.cols && y < gray.rows) values.push_back(gray.at<uint8_t>(y, x));
+            if (x >= 0 && y >= 0 && x < width && y < height) points.emplace_back(x, y);
         }
+    return points;
+}
+
+// The share of the quad's interior grid (gray, full resolution) that is at least `dim` of the
+// brightest tenth of it: the paper. A page is mostly paper, thin print on it, and a card with a
+// photo or a stripe still half or more (the 21 annotated photos: 0.57 to 1.00); a picture in a
+// white frame, a window's mullions round a street, is mostly not (0.14).
+double paper_share(const Corners &q, const cv::Mat &gray) {
+    const double dim = 0.6;
+    std::vector<double> values;
+    for (const auto &p : interior_grid(q, gray.cols, gray.rows)) values.push_back(gray.at<uint8_t>(p));
     if (values.empty()) return 1;
     std::vector<double> sorted = values;
     std::sort(sorted.begin(), sorted.end());
@@ -726,29 +734,23 @@ double interior_saturation(const Corners &q, const cfocal_image &image) {
     if (image.format == CFOCAL_GRAY8) return 0;
     auto planes = planes_of(image);
     std::vector<double> values;
-    for (int u = 1; u < 8; ++u)
-        for (int v = 1; v < 8; ++v) {
-            double s = u / 8.0, t = v / 8.0;
-            cv::Point2d top = q[0] + (q[1] - q[0]) * s, bottom = q[3] + (q[2] - q[3]) * s;
-            cv::Point2d p = top + (bottom - top) * t;
-            int x = int(std::lround(p.x)), y = int(std::lround(p.y));
-            if (x < 0 || y < 0 || x >= image.width || y >= image.height) continue;
-            double b, g, r;
-            if (image.format == CFOCAL_YUV420P) {
-                double c = planes[0].at<uint8_t>(y, x) - 16.0, d = planes[1].at<uint8_t>(y / 2, x / 2) - 128.0,
-                       e = planes[2].at<uint8_t>(y / 2, x / 2) - 128.0;
-                r = 1.164 * c + 1.596 * e;
-                g = 1.164 * c - 0.392 * d - 0.813 * e;
-                b = 1.164 * c + 2.017 * d;
-            } else {
-                const uint8_t *pixel = planes[0].ptr<uint8_t>(y) + x * channels(image.format);
-                b = pixel[0];
-                g = pixel[1];
-                r = pixel[2];
-            }
-            double high = std::max({r, g, b}), low = std::min({r, g, b});
-            values.push_back(high > 8 ? (high - low) / high : 0);
+    for (const auto &[x, y] : interior_grid(q, image.width, image.height)) {
+        double b, g, r;
+        if (image.format == CFOCAL_YUV420P) {
+            double c = planes[0].at<uint8_t>(y, x) - 16.0, d = planes[1].at<uint8_t>(y / 2, x / 2) - 128.0,
+                   e = planes[2].at<uint8_t>(y / 2, x / 2) - 128.0;
+            r = 1.164 * c + 1.596 * e;
+            g = 1.164 * c - 0.392 * d - 0.813 * e;
+            b = 1.164 * c + 2.017 * d;
+        } else {
+            const uint8_t *pixel = planes[0].ptr<uint8_t>(y) + x * channels(image.format);
+            b = pixel[0];
+            g = pixel[1];
+            r = pixel[2];
         }
+        double high = std::max({r, g, b}), low = std::min({r, g, b});
+        values.push_back(high > 8 ? (high - low) / high : 0);
+    }
     return values.empty() ? 0 : median_of(values);
 }
 

@@ -22,12 +22,16 @@ import Testing
         }
     }
 
-    static var folder: String {
-        let corners = Bundle.module.path(forResource: "corners", ofType: "json", inDirectory: "Resources/phone_photos")
-        return corners.map { String($0.dropLast("/corners.json".count)) } ?? "missing Resources/phone_photos"
+    static var folder: String { folder("phone_photos") }
+
+    /// A folder of annotated photos under Resources, the one holding its `corners.json`.
+    static func folder(_ name: String) -> String {
+        let corners = Bundle.module.path(forResource: "corners", ofType: "json", inDirectory: "Resources/" + name)
+        return corners.map { String($0.dropLast("/corners.json".count)) } ?? "missing Resources/" + name
     }
 
-    static func stills() throws -> [Still] {
+    /// The annotated photos of `folder` (the phone photos unless said).
+    static func stills(in folder: String = folder) throws -> [Still] {
         struct File: Decodable { var stills: [Still] }
         let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/corners.json"))
         return try JSONDecoder().decode(File.self, from: data).stills
@@ -319,22 +323,13 @@ import Testing
 /// Phone photos from another project's tests (Resources/jscanify_photos, MIT; annotated here, not
 /// with Focal's detector): pages on desks, a dollar bill, a receipt, a page that fills the frame.
 @Suite struct JscanifyPhotoTests {
-    static var folder: String {
-        let corners = Bundle.module.path(forResource: "corners", ofType: "json", inDirectory: "Resources/jscanify_photos")
-        return corners.map { String($0.dropLast("/corners.json".count)) } ?? "missing Resources/jscanify_photos"
-    }
-
-    static func stills() throws -> [RealPhotoTests.Still] {
-        struct File: Decodable { var stills: [RealPhotoTests.Still] }
-        let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/corners.json"))
-        return try JSONDecoder().decode(File.self, from: data).stills
-    }
+    static let folder = RealPhotoTests.folder("jscanify_photos")
 
     @Test(arguments: [DetectorOptions.Accuracy.high, .low])
     func eachPageIsFound(accuracy: DetectorOptions.Accuracy) throws {
         let detector = try Detector(type: .rectangle, options: .init(accuracy: accuracy))
         var total = 0.0
-        let stills = try Self.stills()
+        let stills = try RealPhotoTests.stills(in: Self.folder)
         for still in stills {
             let photo = try Frame(contentsOf: Self.folder + "/" + still.file)
             let found = try detector.rectangles(in: photo)
