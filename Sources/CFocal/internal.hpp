@@ -111,8 +111,6 @@ struct PageMaps {
 PageMaps page_maps(cfocal_page_model *model, const cfocal_image &image, int side);
 // The maps at about the image's own proportions (side along its shorter side), in one pass.
 PageMaps page_maps_proportional(cfocal_page_model *model, const cfocal_image &image, int side);
-// The same at the image's own proportions, from overlapping squares and the image squeezed.
-PageMaps page_maps_tiled(cfocal_page_model *model, const cfocal_image &image, int side);
 // The maps in a view (a cfocal_page_view), and their size for an image of width × height.
 PageMaps page_maps_in(cfocal_page_model *model, const cfocal_image &image, int side, int32_t view);
 cv::Size page_map_size(int width, int height, int side, int32_t view);

@@ -139,68 +139,10 @@ PageMaps page_maps_proportional(cfocal_page_model *model, const cfocal_image &im
     return forward(model, squeezed_input(image, cv::Rect(0, 0, image.width, image.height), size));
 }
 
-namespace {
-
-// Squeezing a portrait phone photo to a square halves its height: a card held up in it is a strip
-// a few cells high, which the network sees only in patches (the eleven phone photos' card held by
-// a hand: mean page probability 0.42 inside it squeezed, 0.91 in a square crop). Squares of the
-// shorter side along the longer, each overlapping the next by more than half, keep the photo's own
-// proportions and hold anything up to half the shorter side whole in one of them: three for 16:9,
-// two for 4:3. How many squares a width × height image gets; 0 where it is squeezed instead
-// (nearly square, or past 8:1, a strip whose squares would be thousands, each a few pixels of it).
-int square_count(int width, int height) {
-    const int shorter = std::min(width, height), longer = std::max(width, height);
-    const int count = int(std::lround(2.0 * longer / shorter - 1));
-    const int most_squares = 15;
-    return count < 2 || count > most_squares ? 0 : count;
-}
-
-// The tiled maps' size: side along the shorter side, the longer in proportion.
-cv::Size tiled_size(int width, int height, int side) {
-    const int length = int(std::lround(double(side) * std::max(width, height) / std::min(width, height)));
-    return width > height ? cv::Size(length, side) : cv::Size(side, length);
-}
-
-}  // namespace
-
-PageMaps page_maps_tiled(cfocal_page_model *model, const cfocal_image &image, int side) {
-    check_side(model, side);
-    const int count = square_count(image.width, image.height);
-    if (count == 0) return page_maps(model, image, side);
-    const int shorter = std::min(image.width, image.height), longer = std::max(image.width, image.height);
-    const bool wide = image.width > image.height;
-    const cv::Size size = tiled_size(image.width, image.height, side);
-    const int length = std::max(size.width, size.height);
-    cv::Mat page = cv::Mat::zeros(size, CV_32F), outline = page.clone(), weight = page.clone();
-    for (int i = 0; i < count; ++i) {
-        const int at = int(std::lround(double(longer - shorter) * i / (count - 1)));
-        const int offset = std::min(length - side, int(std::lround(double(at) * side / shorter)));
-        cv::Rect tile = wide ? cv::Rect(at, 0, shorter, shorter) : cv::Rect(0, at, shorter, shorter);
-        cv::Rect cell = wide ? cv::Rect(offset, 0, side, side) : cv::Rect(0, offset, side, side);
-        PageMaps maps = forward(model, squeezed_input(image, tile, cv::Size(side, side)));
-        page(cell) += maps.page;
-        outline(cell) += maps.outline;
-        weight(cell) += 1.0;
-    }
-    // Where squares overlap, their mean: a page cut by one square's edge is whole in another. Then
-    // the mean of that and the whole frame squeezed: a square sees a thing at its own proportions
-    // but not what surrounds it, and a white-framed window onto a street is, in a square of its
-    // own, much like a page (PageModelTests' window: found at 0.65 from the squares alone).
-    cv::divide(page, weight, page);
-    cv::divide(outline, weight, outline);
-    PageMaps whole = page_maps(model, image, side), maps;
-    cv::resize(whole.page, maps.page, size, 0, 0, cv::INTER_LINEAR);
-    cv::resize(whole.outline, maps.outline, size, 0, 0, cv::INTER_LINEAR);
-    maps.page = 0.5 * (maps.page + page);
-    maps.outline = 0.5 * (maps.outline + outline);
-    return maps;
-}
-
 cv::Size page_map_size(int width, int height, int side, int32_t view) {
     switch (view) {
     case CFOCAL_PAGE_VIEW_SQUEEZED: return cv::Size(side, side);
     case CFOCAL_PAGE_VIEW_PROPORTIONAL: return proportional_size(width, height, side);
-    case CFOCAL_PAGE_VIEW_TILED: return square_count(width, height) == 0 ? cv::Size(side, side) : tiled_size(width, height, side);
     default: fail(CFOCAL_ERR_INVALID_ARGUMENT, "find pages with the model: unknown page view " + std::to_string(view));
     }
 }
@@ -209,7 +151,6 @@ PageMaps page_maps_in(cfocal_page_model *model, const cfocal_image &image, int s
     switch (view) {
     case CFOCAL_PAGE_VIEW_SQUEEZED: return page_maps(model, image, side);
     case CFOCAL_PAGE_VIEW_PROPORTIONAL: return page_maps_proportional(model, image, side);
-    case CFOCAL_PAGE_VIEW_TILED: return page_maps_tiled(model, image, side);
     default: fail(CFOCAL_ERR_INVALID_ARGUMENT, "find pages with the model: unknown page view " + std::to_string(view));
     }
 }

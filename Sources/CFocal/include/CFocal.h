@@ -254,8 +254,7 @@ typedef enum {
     CFOCAL_PAGE_VIEW_SQUEEZED = 0,     /* once, the image squeezed to input_size × input_size */
     CFOCAL_PAGE_VIEW_PROPORTIONAL = 1, /* once, at about its own proportions (4:3 or 16:9), input_size
                                           along its shorter side */
-    CFOCAL_PAGE_VIEW_TILED = 2,        /* on overlapping squares along a long image, at its own
-                                          proportions, and squeezed (three or four passes for 16:9) */
+    /* 2 was TILED (squares along the image, and squeezed), for the network before 0.4.0 */
 } cfocal_page_view;
 
 typedef struct {
