@@ -1,8 +1,14 @@
-// Error state, view validation and the buffer/bytes handles every other file returns.
+// Error state, view validation, process-wide settings and the buffer/bytes handles every other
+// file returns.
 #include "internal.hpp"
 
 #include <opencv2/core/utils/logger.hpp>
 #include <opencv2/imgproc.hpp>
+
+#include <climits>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace {
 thread_local std::string last_error;
@@ -134,6 +140,19 @@ void cfocal_set_threads(int32_t threads) {
         cv::setNumThreads(threads > 0 ? threads : -1);
     } catch (...) {
     }
+}
+
+int32_t cfocal_keep_freed_memory(int64_t heap_block_limit, int64_t trim_limit) {
+#if defined(__GLIBC__)
+    auto fits = [](int64_t value) { return value >= 0 && value <= INT32_MAX; };
+    if (!fits(heap_block_limit) || !fits(trim_limit)) return 0;
+    const int kept = mallopt(M_MMAP_THRESHOLD, int(heap_block_limit));
+    return kept && mallopt(M_TRIM_THRESHOLD, int(trim_limit)) ? 1 : 0;
+#else
+    (void)heap_block_limit;
+    (void)trim_limit;
+    return 0;
+#endif
 }
 
 void cfocal_buffer_free(cfocal_buffer *buffer) { delete buffer; }

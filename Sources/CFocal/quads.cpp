@@ -785,15 +785,30 @@ Corners fitted_to_outline(const Corners &q, const std::vector<cv::Point> &outlin
     return corners_of(lines, out) && convex(out) ? out : q;
 }
 
-// The page network's maps at the working image's size.
+// The page network's maps where the search reads them. Its regions and outline lines are traced in
+// `page` and `outline`, at `scale` of the working image's size, and taken to the working image's
+// with to_working. Agreement is judged on sums along each row of the maps at `sums_scale` of the
+// working size (CV_64F, one column more than the map: column x holds the sum of the row's first x
+// values).
 struct NetworkView {
-    cv::Mat page, outline;  // CV_32F, working size
-    double cell = 1;        // one network pixel, in working pixels
-    // The page and outline maps again at `coarse` of the working size (1: the same size), where a
-    // network cell is still a pixel or more, as sums along each row (CV_64F, one column more than
-    // the map: column x holds the sum of the row's first x values): agreement is judged there.
+    cv::Mat page, outline;  // CV_32F
+    double scale = 1;       // the maps' pixels per working pixel
+    double cell = 1;        // one pixel of the network's input, in the maps' pixels
     cv::Mat page_rows, outline_rows;
-    double coarse = 1;
+    double sums_scale = 1;
+
+    cv::Point2d to_map(const cv::Point2d &working) const {
+        return (working + cv::Point2d(0.5, 0.5)) * scale - cv::Point2d(0.5, 0.5);
+    }
+    cv::Point2d to_working(const cv::Point2d &map) const {
+        return (map + cv::Point2d(0.5, 0.5)) / scale - cv::Point2d(0.5, 0.5);
+    }
+    Corners to_map(const Corners &working) const {
+        return {to_map(working[0]), to_map(working[1]), to_map(working[2]), to_map(working[3])};
+    }
+    Corners to_working(const Corners &map) const {
+        return {to_working(map[0]), to_working(map[1]), to_working(map[2]), to_working(map[3])};
+    }
 };
 
 // Running sums along each row of a CV_32F map, with a leading zero column.
@@ -834,22 +849,28 @@ std::pair<double, int> sum_in(const Corners &q, const cv::Mat &rows) {
 
 NetworkView network_view(const PageMaps &maps, cv::Size working) {
     NetworkView view;
-    cv::resize(maps.page, view.page, working, 0, 0, cv::INTER_LINEAR);
-    cv::resize(maps.outline, view.outline, working, 0, 0, cv::INTER_LINEAR);
-    view.cell = std::max(double(working.width) / maps.page.cols, double(working.height) / maps.page.rows);
+    const double cell = std::max(double(working.width) / maps.page.cols, double(working.height) / maps.page.rows);
+    const cv::Size half((working.width + 1) / 2, (working.height + 1) / 2);
+    auto resized = [&](const cv::Mat &map, cv::Size size) {
+        cv::Mat out;
+        cv::resize(map, out, size, 0, 0, cv::INTER_LINEAR);
+        return out;
+    };
     // Agreement sums the maps over every candidate's inside and the bands along its sides, dozens
-    // of quads a frame: at .high (640 px, a cell of 2.2 to 5 working pixels) half the size has a
-    // quarter of the pixels and still a pixel or more to a cell.
-    view.coarse = view.cell >= 2 ? 0.5 : 1.0;
-    cv::Mat page = view.page, outline = view.outline;
-    if (view.coarse < 1) {
-        const cv::Size coarse((working.width + 1) / 2, (working.height + 1) / 2);
-        view.coarse = double(coarse.width) / working.width;
-        cv::resize(maps.page, page, coarse, 0, 0, cv::INTER_LINEAR);
-        cv::resize(maps.outline, outline, coarse, 0, 0, cv::INTER_LINEAR);
-    }
-    view.page_rows = row_sums(page);
-    view.outline_rows = row_sums(outline);
+    // of quads a frame: at .high (640 px, a cell of 2.2 to 5 working pixels) and .low (2 to 4) half
+    // the size has a quarter of the pixels and still a pixel or more to a cell.
+    const cv::Size sums = cell >= 2 ? half : working;
+    view.sums_scale = double(sums.width) / working.width;
+    // Regions are traced and dilated, and the outline's lines found, at half the size too where a
+    // cell spans more than a pixel there (.high: 1.1, its search 19 → 16 ms a 720p frame, the same
+    // figures). At .low's exactly one, the phone photos lost 0.015 and the pen over a side 0.035.
+    const cv::Size traced = cell > 2 ? half : working;
+    view.scale = double(traced.width) / working.width;
+    view.cell = cell * view.scale;
+    view.page = resized(maps.page, traced);
+    view.outline = resized(maps.outline, traced);
+    view.page_rows = row_sums(sums == traced ? view.page : resized(maps.page, sums));
+    view.outline_rows = row_sums(sums == traced ? view.outline : resized(maps.outline, sums));
     return view;
 }
 
@@ -865,8 +886,8 @@ NetworkView network_view(const PageMaps &maps, cv::Size working) {
 // page still counts in full, outline or not: half a page, or a table ruled on a page, scores low.
 double network_agreement(const Corners &working, const NetworkView &view) {
     Corners q;
-    for (int i = 0; i < 4; ++i) q[i] = (working[i] + cv::Point2d(0.5, 0.5)) * view.coarse - cv::Point2d(0.5, 0.5);
-    const double cell = view.cell * view.coarse;
+    for (int i = 0; i < 4; ++i) q[i] = (working[i] + cv::Point2d(0.5, 0.5)) * view.sums_scale - cv::Point2d(0.5, 0.5);
+    const double cell = view.cell / view.scale * view.sums_scale;
     cv::Point2d center = (q[0] + q[1] + q[2] + q[3]) * 0.25;
     double size = std::sqrt(area(q));
     if (size < 1) return 0;
@@ -899,7 +920,8 @@ double network_agreement(const Corners &working, const NetworkView &view) {
 // Straight stretches of the network's outline, at most `keep` of them, longest first: long lines in
 // its band (> 0.5), each fitted again (twice, narrowing) to the band's pixels near it, so that it
 // runs along the band's middle rather than across it (a band a cell wide holds Hough lines tilted
-// by a cell over their length); lines on a band already fitted are dropped.
+// by a cell over their length); lines on a band already fitted are dropped. Found and fitted at the
+// maps' size, returned at the working image's.
 std::vector<Line> outline_lines(const NetworkView &view, double min_length, int keep) {
     const cv::Mat band = view.outline > 0.5;
     std::vector<cv::Point> pixels;
@@ -913,15 +935,8 @@ std::vector<Line> outline_lines(const NetworkView &view, double min_length, int 
         }
         return false;
     };
-    // The search runs at half the working size, the fit at the whole: the map is smooth over a cell,
-    // more than two working pixels at .high, and a quarter of the pixels vote (0.6 ms a frame, not
-    // 1.3). A half-size pixel is band where any of its four is: a faint, thin stretch of band
-    // stays (thresholding the map's mean lost the receipt's lower side on the phone photos).
-    cv::Mat half;
-    resize_by(band, half, 0.5, cv::INTER_AREA);
-    for (auto line : long_lines(half > 0, 0.5 * min_length, 4 * keep)) {
+    for (auto line : long_lines(band, min_length * view.scale, 4 * keep)) {
         if (int(out.size()) >= keep) break;
-        line.point = (line.point + cv::Point2d(0.5, 0.5)) * 2 - cv::Point2d(0.5, 0.5);
         if (known(line.point, line.direction)) continue;  // a piece of a band already fitted
         cv::Point2d point = line.point, direction = line.direction;
         bool fitted = true;
@@ -939,6 +954,7 @@ std::vector<Line> outline_lines(const NetworkView &view, double min_length, int 
         direction = canonical(direction);
         if (!known(point, direction)) out.push_back({point, direction, line.length});
     }
+    for (auto &line : out) line.point = view.to_working(line.point);
     return out;
 }
 
@@ -946,8 +962,9 @@ std::vector<Line> outline_lines(const NetworkView &view, double min_length, int 
 // sample a cell apart) the fraction of samples where the map exceeds one half within a cell either
 // way across the side, and of the four fractions the second least. One side may go undrawn, where
 // a page meets a shadow or a pale desk; a quad the map does not outline has two or more. Sides
-// beyond the image count as drawn.
-double drawn_outline(const Corners &q, const NetworkView &view) {
+// beyond the image count as drawn. q is at the working image's size.
+double drawn_outline(const Corners &working, const NetworkView &view) {
+    const Corners q = view.to_map(working);
     std::array<double, 4> drawn;
     for (int i = 0; i < 4; ++i) {
         const cv::Point2d a = q[i], d = q[(i + 1) % 4] - q[i];
@@ -977,9 +994,11 @@ double drawn_outline(const Corners &q, const NetworkView &view) {
 // Quads the network itself proposes: the page regions less the outline band (which splits touching
 // pages apart), each grown back to its whole region, its hull reduced to a quad whose sides are
 // fitted to the region's boundary. Tried at two levels, as a region can leak into a bright
-// neighbour at one half and not at a stricter level.
+// neighbour at one half and not at a stricter level. Traced at the maps' size; min_area and the quads
+// at the working image's.
 std::vector<Corners> network_quads(const NetworkView &view, double min_area) {
     std::vector<Corners> out;
+    const double least = min_area * view.scale * view.scale;
     int grow = int(std::ceil(2.5 * view.cell));
     cv::Mat kernel = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(2 * grow + 1, 2 * grow + 1));
     for (double level : {0.5, 0.75}) {
@@ -1012,7 +1031,7 @@ std::vector<Corners> network_quads(const NetworkView &view, double min_area) {
             cv::Mat region = cv::Mat::zeros(box.size(), CV_8U);
             cv::drawContours(region, boundaries, index, 255, cv::FILLED, cv::LINE_8, cv::noArray(), 0, -box.tl());
             region &= cores(box);
-            if (cv::countNonZero(region) < 0.3 * min_area) continue;
+            if (cv::countNonZero(region) < 0.3 * least) continue;
             cv::dilate(region, region, kernel);
             region &= whole(box);
             std::vector<std::vector<cv::Point>> contours;
@@ -1021,14 +1040,14 @@ std::vector<Corners> network_quads(const NetworkView &view, double min_area) {
             auto largest = std::max_element(contours.begin(), contours.end(), [](const auto &a, const auto &b) {
                 return cv::contourArea(a) < cv::contourArea(b);
             });
-            if (cv::contourArea(*largest) < min_area) continue;
+            if (cv::contourArea(*largest) < least) continue;
             std::vector<cv::Point> hull;
             cv::convexHull(*largest, hull);
             std::vector<Corners> quads;
             quads_from_hull(hull, quads);
             for (const auto &q : quads) {
-                Corners fitted = fitted_to_outline(q, *largest, 2 + view.cell);
-                if (convex(fitted)) out.push_back(fitted);
+                Corners fitted = fitted_to_outline(q, *largest, 2 * view.scale + view.cell);
+                if (convex(fitted)) out.push_back(view.to_working(fitted));
             }
         }
     }

@@ -119,6 +119,7 @@ func decodedFrames(_ sample: String) throws -> (VideoReader, [Frame]) {
 /// which the ratios are against.
 func detectBenchmark(sample: String, rounds: Int, only: String?) throws {
     FocalRuntime.setOpenCVThreads(1)
+    FocalRuntime.keepFreedMemory()
     defer { FocalRuntime.setOpenCVThreads(nil) }
     let (reader, frames) = try decodedFrames(sample)
     print(

@@ -41,6 +41,12 @@ const char *cfocal_last_error(void);
 /* Threads OpenCV may use inside one call (0: its default, one per core). Benchmarks set 1. */
 void cfocal_set_threads(int32_t threads);
 
+/* Has the C library keep freed blocks up to heap_block_limit bytes in its heap, and up to
+   trim_limit bytes of freed memory before returning any to the system (glibc's M_MMAP_THRESHOLD
+   and M_TRIM_THRESHOLD). Returns 1 where it was applied, 0 where the C library is not glibc or
+   refused a value. */
+int32_t cfocal_keep_freed_memory(int64_t heap_block_limit, int64_t trim_limit);
+
 /* ---- images ----------------------------------------------------------------------------- */
 
 typedef enum {
