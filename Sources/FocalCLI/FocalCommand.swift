@@ -38,6 +38,8 @@ struct FocalCommand: AsyncParsableCommand {
     /// Exit codes: 0 success, 1 a processing error (named input, reason), 2 bad usage.
     static func main() async {
         LibraryDiagnostics.install()
+        // Video frames and photos allocate the same buffers over and over (FocalRuntime docs).
+        FocalRuntime.keepFreedMemory()
         do {
             var command = try parseAsRoot()
             if var asynchronous = command as? AsyncParsableCommand {

@@ -79,6 +79,7 @@ public struct FocalServer: Sendable {
         // Parallelism comes from the workers, one request each: OpenCV's own threads on top would
         // oversubscribe the cores (measured: 61 % of in-process throughput with them, see README).
         FocalRuntime.setOpenCVThreads(1)
+        FocalRuntime.keepFreedMemory()
         var groupConfiguration = ServiceGroupConfiguration(
             services: [.init(service: makeApplication(onListening: onListening))], logger: serviceLog)
         groupConfiguration.maximumGracefulShutdownDuration = .milliseconds(Int64(configuration.gracePeriod * 1000))
