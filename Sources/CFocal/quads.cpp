@@ -1139,7 +1139,8 @@ public:
             quads_from_mask(binary, min_area_, quads);
             cv::Mat kernel = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
             for (double high : {otsu, otsu * 0.5}) {
-                cv::Canny(smooth_, edges, high * 0.5, high);
+                // From the gradients already taken (Canny would take the same Sobel twice more).
+                cv::Canny(gx_, gy_, edges, high * 0.5, high);
                 if (high == otsu) strong_edges_ = edges.clone();
                 cv::dilate(edges, edges, kernel);
                 quads_from_mask(edges, min_area_, quads);

@@ -1,0 +1,36 @@
+import Focal
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@Suite struct RuntimeTests {
+    #if canImport(Glibc)
+        /// Page faults of this process so far (a fresh page taken from the kernel is one).
+        static func pageFaults() -> Int {
+            var usage = rusage()
+            getrusage(RUSAGE_SELF, &usage)
+            return usage.ru_minflt
+        }
+
+        /// Sixteen 1 MiB buffers written and freed, as a frame's work does: the pages they used come
+        /// back from the heap the next time. Without the setting, glibc returns them to the kernel
+        /// and the next round faults in every page again (4,096 faults a round, measured in a fresh
+        /// process; here earlier tests may have moved glibc's own thresholds).
+        @Test func freedFrameBuffersAreReusedWithoutPageFaults() {
+            #expect(FocalRuntime.keepFreedMemory())
+            let size = 1 << 20, count = 16
+            func round() -> Int {
+                let before = Self.pageFaults()
+                let buffers = (0..<count).map { _ in malloc(size)! }
+                for buffer in buffers { memset(buffer, 1, size) }
+                for buffer in buffers { free(buffer) }
+                return Self.pageFaults() - before
+            }
+            _ = round()
+            let pages = count * size / Int(getpagesize())
+            #expect(round() < pages / 10)
+        }
+    #endif
+}
