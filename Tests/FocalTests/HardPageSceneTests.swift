@@ -5,8 +5,9 @@ import Testing
 
 /// Rendered scenes of the kinds real desks show and the page network once missed: a page among
 /// clutter with pens and a cable across it, a white sheet on a white desk under objects standing
-/// on it, seen by a grey 640 × 480 camera, and a page that fills the frame. Each is found with its
-/// corners within a few pixels of where the page was drawn.
+/// on it, seen by a grey 640 × 480 camera, a sheet bowed in a hand, and a page that fills the
+/// frame. Each is found with its corners within a few pixels of where the page was drawn, but for
+/// the bowed sheet (see its test).
 @Suite struct HardPageSceneTests {
     static func page(seed: UInt64) throws -> SyntheticPage { try SyntheticPage(width: 425, height: 550, seed: seed) }
 
@@ -72,6 +73,26 @@ import Testing
         try #require(!found.isEmpty, "nothing found")
         let error = RectangleDetectorTests.cornerError(found[0].quad, truth)
         #expect(error < 12, "corner error \(error) px: \(found[0].quad.corners)")
+    }
+
+    /// A sheet bent by the hand that holds it: its sides curve out (in) by `bow` of its width, 18
+    /// (13) px here. Its quad joins its four corners, as the field counts it, and does not cut
+    /// across the page. The corners are still off by about two thirds of the bow: each side is
+    /// fitted as a straight line, which crosses a curved side's bulge (fitting the side's ends
+    /// instead fixed this scene and made the real phone photos worse: MODEL_CARD.md).
+    @Test(arguments: [(DetectorOptions.Accuracy.high, 0.04), (.low, 0.04), (.high, -0.03)])
+    func aBowedPageIsFoundWhole(accuracy: DetectorOptions.Accuracy, bow: Double) throws {
+        let width = 1280, height = 720
+        let truth = SyntheticScene.corners(
+            frameWidth: width, frameHeight: height, center: Point(x: 620, y: 370), fill: 0.8, rotation: 4, tilt: 0.1)
+        let desk = try SyntheticBackground.wood.render(width: width, height: height, seed: 25)
+        var frame = try SyntheticScene.bowedPage(on: desk, page: try Self.page(seed: 26), corners: truth, bow: bow)
+        try frame.addNoise(sigma: 2, seed: 25)
+        let found = try Self.found(frame, accuracy: accuracy)
+        try #require(!found.isEmpty, "nothing found")
+        let jaccard = found[0].quad.intersectionOverUnion(with: truth)
+        let error = RectangleDetectorTests.cornerError(found[0].quad, truth)
+        #expect(jaccard > 0.92 && error < 20, "Jaccard index \(jaccard), corner error \(error) px: \(found[0].quad.corners)")
     }
 
     /// A page photographed from close by: its corners a few pixels inside the frame's.
