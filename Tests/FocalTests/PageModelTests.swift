@@ -11,7 +11,10 @@ import Testing
     static let knownMisses: [String: String] = [:]
 
     /// The same, with a cable laid across the page (thePhotosWithACableAcrossThePageAreFoundWhole).
-    static let knownMissesWithACable: [String: String] = [:]
+    static let knownMissesWithACable: [String: String] = [
+        "inner-lines.webp":
+            "0.895 since 0.5.0 traces the network's regions at half the working size: the page's region leaks along the cable to the frame's right edge. Traced at the working size it was 0.928, but a box over a corner lost more (the occluded photos 0.992 → 0.974; MODEL_CARD.md)"
+    ]
 
     struct Still: Decodable {
         var file: String
