@@ -878,8 +878,10 @@ NetworkView network_view(const PageMaps &maps, cv::Size working) {
     const cv::Size sums = cell >= 2 ? half : working;
     view.sums_scale = double(sums.width) / working.width;
     // Regions are traced and dilated, and the outline's lines found, at half the size too where a
-    // cell spans more than a pixel there (.high: 1.1, its search 19 → 16 ms a 720p frame, the same
-    // figures). At .low's exactly one, the phone photos lost 0.015 and the pen over a side 0.035.
+    // cell spans more than a pixel there (.high: 1.1; its search 19 → 16 ms a 720p frame; on the
+    // occluded phone photos a box over a corner 0.982 → 0.992, and RealPhotoTests' cable over one
+    // photo 0.928 → 0.895, its region leaking along the cable). At .low's exactly one, the phone
+    // photos lost 0.015 and the pen over a side 0.035.
     const cv::Size traced = cell > 2 ? half : working;
     view.scale = double(traced.width) / working.width;
     view.cell = cell * view.scale;
