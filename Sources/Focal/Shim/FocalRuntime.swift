@@ -17,8 +17,10 @@ public enum FocalRuntime {
     /// pages that the kernel must zero: on a 720p video at `.high`, page faults took a sixth of
     /// each frame's time. This raises glibc's thresholds so that buffers up to 32 MiB come from
     /// the heap and up to `bytes` of freed memory stay there. Raising `bytes` keeps more memory
-    /// resident between bursts of work; the `focal` commands and `focal serve` call this with the
-    /// default. It affects the whole process. Returns false where the C library is not glibc.
+    /// resident between bursts of work: glibc keeps up to that much in each of its arenas (one for
+    /// each thread that allocates, at most eight per core), so `focal serve` with two workers may
+    /// hold about 128 MiB more than it would. The `focal` commands and `focal serve` call this with
+    /// the default. It affects the whole process. Returns false where the C library is not glibc.
     @discardableResult
     public static func keepFreedMemory(upTo bytes: Int = 64 << 20) -> Bool {
         let largestFromHeap = min(max(bytes, 0), 32 << 20)  // glibc's ceiling for heap blocks
