@@ -14,9 +14,11 @@ extension SyntheticScene {
     ) throws(FocalError) -> Frame {
         let image = try page.image.format == background.format ? page.image : page.image.converted(to: background.format)
         let width = Double(image.width), height = Double(image.height)
-        let bulge = (distance(corners.topLeft, corners.topRight) + distance(corners.bottomLeft, corners.bottomRight)) / 2 * bow
+        let pageWidth =
+            (corners.topLeft.distance(to: corners.topRight) + corners.bottomLeft.distance(to: corners.bottomRight)) / 2
+        let bulge = pageWidth * bow
         func side(_ top: Point, _ bottom: Point, outward: Double, at t: Double) -> Point {
-            let along = bottom - top, length = distance(top, bottom)
+            let along = bottom - top, length = top.distance(to: bottom)
             let normal = Point(x: along.y / length * outward, y: -along.x / length * outward)
             return top + along * t + normal * (bulge * sin(.pi * t))
         }
@@ -40,10 +42,6 @@ extension SyntheticScene {
             try frame.composite(band, through: try Homography(from: source, to: target))
         }
         return frame
-    }
-
-    private static func distance(_ a: Point, _ b: Point) -> Double {
-        ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
     }
 
     /// Rows `range` of a single-plane image, as a frame of their own.
