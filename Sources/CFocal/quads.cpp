@@ -801,6 +801,16 @@ Corners fitted_to_outline(const Corners &q, const std::vector<cv::Point> &outlin
     return corners_of(lines, out) && convex(out) ? out : q;
 }
 
+// A point on a pixel grid of size `from` taken onto one of size `to`, the grids' outer edges
+// together (pixel centres at +0.5): between the full image, the working image and the maps.
+cv::Point2d rescaled(const cv::Point2d &p, double from, double to) {
+    return (p + cv::Point2d(0.5, 0.5)) * to / from - cv::Point2d(0.5, 0.5);
+}
+
+Corners rescaled(const Corners &q, double from, double to) {
+    return {rescaled(q[0], from, to), rescaled(q[1], from, to), rescaled(q[2], from, to), rescaled(q[3], from, to)};
+}
+
 // The page network's maps where the search reads them. Its regions and outline lines are traced in
 // `page` and `outline`, at `scale` of the working image's size, and taken to the working image's
 // with to_working. Agreement is judged on sums along each row of the maps at `sums_scale` of the
@@ -813,18 +823,9 @@ struct NetworkView {
     cv::Mat page_rows, outline_rows;
     double sums_scale = 1;
 
-    cv::Point2d to_map(const cv::Point2d &working) const {
-        return (working + cv::Point2d(0.5, 0.5)) * scale - cv::Point2d(0.5, 0.5);
-    }
-    cv::Point2d to_working(const cv::Point2d &map) const {
-        return (map + cv::Point2d(0.5, 0.5)) / scale - cv::Point2d(0.5, 0.5);
-    }
-    Corners to_map(const Corners &working) const {
-        return {to_map(working[0]), to_map(working[1]), to_map(working[2]), to_map(working[3])};
-    }
-    Corners to_working(const Corners &map) const {
-        return {to_working(map[0]), to_working(map[1]), to_working(map[2]), to_working(map[3])};
-    }
+    Corners to_map(const Corners &working) const { return rescaled(working, 1, scale); }
+    cv::Point2d to_working(const cv::Point2d &map) const { return rescaled(map, scale, 1); }
+    Corners to_working(const Corners &map) const { return rescaled(map, scale, 1); }
 };
 
 // Running sums along each row of a CV_32F map, with a leading zero column.
@@ -903,8 +904,7 @@ NetworkView network_view(const PageMaps &maps, cv::Size working) {
 // bounded where the network sees its edge (0.57 → found, on the phone photo). What it is sure is
 // page still counts in full, outline or not: half a page, or a table ruled on a page, scores low.
 double network_agreement(const Corners &working, const NetworkView &view) {
-    Corners q;
-    for (int i = 0; i < 4; ++i) q[i] = (working[i] + cv::Point2d(0.5, 0.5)) * view.sums_scale - cv::Point2d(0.5, 0.5);
+    const Corners q = rescaled(working, 1, view.sums_scale);
     const double cell = view.cell / view.scale * view.sums_scale;
     cv::Point2d center = (q[0] + q[1] + q[2] + q[3]) * 0.25;
     double size = std::sqrt(area(q));
@@ -1158,7 +1158,7 @@ public:
         for (int i = 0; o_.priors != nullptr && i < o_.prior_count; ++i) {
             Corners q;
             for (int k = 0; k < 4; ++k)
-                q[k] = (cv::Point2d(o_.priors[i].x[k], o_.priors[i].y[k]) + cv::Point2d(0.5, 0.5)) * scale_ - cv::Point2d(0.5, 0.5);
+                q[k] = rescaled(cv::Point2d(o_.priors[i].x[k], o_.priors[i].y[k]), 1, scale_);
             quads.push_back(q);
         }
         if (!learned_) {
@@ -1300,17 +1300,8 @@ private:
         return cut_once ? q : refined;
     }
 
-    Corners at_working(const Corners &q) const {
-        Corners out;
-        for (int i = 0; i < 4; ++i) out[i] = (q[i] + cv::Point2d(0.5, 0.5)) * scale_ - cv::Point2d(0.5, 0.5);
-        return out;
-    }
-
-    Corners at_full(const Corners &q) const {
-        Corners out;
-        for (int i = 0; i < 4; ++i) out[i] = (q[i] + cv::Point2d(0.5, 0.5)) / scale_ - cv::Point2d(0.5, 0.5);
-        return out;
-    }
+    Corners at_working(const Corners &q) const { return rescaled(q, 1, scale_); }
+    Corners at_full(const Corners &q) const { return rescaled(q, scale_, 1); }
 
     // The edges' own score for a quad (0 when it is no paper-like shape).
     double edge_score(const Corners &q) const {
@@ -1344,6 +1335,17 @@ private:
                d.edges >= p.least_support;
     }
 
+    // Whether the network agrees with d less than with c, and d's outline lies on the image's edges
+    // clearly less than c's (all measured). Edges alone are not enough: a receipt's title block
+    // has fainter sides than the block below it (ReceiptTextTests), and the network likes the
+    // whole receipt better. Raising `most_lost` lets larger quads that take in a hand or a cable
+    // win again; lowering it keeps a figure printed on a page from giving way to the page.
+    static bool liked_less(const Candidate &c, const Candidate &d) {
+        const double most_lost = 0.3;
+        return c.agreement >= 0 && d.agreement >= 0 && d.agreement < c.agreement && c.edges >= 0 && d.edges >= 0 &&
+               d.edges < c.edges - most_lost;
+    }
+
     // A document's outline, not a figure or photo printed inside it: an enclosing candidate that
     // scores nearly as well (within 0.08) takes c's place, and so on outwards, unless both the
     // network and the edges like it clearly less (liked_less: the card held in a hand with a cable
@@ -1353,16 +1355,6 @@ private:
     // across a page draws a clear edge through it, and the part on either side has four clear
     // sides (half the table page on the phone photos with a cable across it: edges 0.996,
     // network 0.58; the whole page 0.83).
-    // Whether the network agrees with d less than with c, and d's outline lies on the image's edges
-    // clearly less than c's (all measured). Edges alone are not enough: a receipt's title block
-    // has fainter sides than the block below it (ReceiptTextTests), and the network likes the
-    // whole receipt better.
-    static bool liked_less(const Candidate &c, const Candidate &d) {
-        const double most_lost = 0.3;
-        return c.agreement >= 0 && d.agreement >= 0 && d.agreement < c.agreement && c.edges >= 0 && d.edges >= 0 &&
-               d.edges < c.edges - most_lost;
-    }
-
     Candidate enclosing(Candidate c) const {
         for (bool moved = true; moved;) {
             moved = false;
@@ -1430,7 +1422,7 @@ cfocal_status cfocal_detect_quads_textbook(const cfocal_image *image, cfocal_qua
             cv::approxPolyDP(contours[i], poly, 0.02 * cv::arcLength(contours[i], true), true);
             if (poly.size() != 4) continue;
             Corners q;
-            for (int k = 0; k < 4; ++k) q[k] = (cv::Point2d(poly[k]) + cv::Point2d(0.5, 0.5)) / scale - cv::Point2d(0.5, 0.5);
+            for (int k = 0; k < 4; ++k) q[k] = rescaled(cv::Point2d(poly[k]), scale, 1);
             q = order(q);
             if (!convex(q)) continue;
             write_quad(q, 1.0, *out);
