@@ -587,12 +587,15 @@ double iou(const Corners &a, const Corners &b) {
     return uni > 0 ? overlap / uni : 0;
 }
 
+// The image's value at (x, y), between its pixels' centres, on the image's border beyond it: 8-bit
+// grey by default, or a network map's floats.
+template <typename Pixel = uint8_t>
 double bilinear(const cv::Mat &gray, double x, double y) {
     x = std::max(0.0, std::min(double(gray.cols - 1.001), x));
     y = std::max(0.0, std::min(double(gray.rows - 1.001), y));
     int x0 = int(x), y0 = int(y);
     double fx = x - x0, fy = y - y0;
-    const uint8_t *r0 = gray.ptr<uint8_t>(y0), *r1 = gray.ptr<uint8_t>(y0 + 1);
+    const Pixel *r0 = gray.ptr<Pixel>(y0), *r1 = gray.ptr<Pixel>(y0 + 1);
     return (r0[x0] * (1 - fx) + r0[x0 + 1] * fx) * (1 - fy) + (r1[x0] * (1 - fx) + r1[x0 + 1] * fx) * fy;
 }
 
@@ -662,6 +665,44 @@ bool corners_of(const std::array<cv::Vec4f, 4> &lines, Corners &out) {
     return true;
 }
 
+// Where a side a → b meets the strongest step in the image across it: one sub-pixel point for each
+// of `samples` places evenly spread from `from` to `to` of the way along, searched `radius` pixels
+// to either side, where a step of at least 6 grey levels shows.
+std::vector<cv::Point2f> side_edges(const cv::Point2d &a, const cv::Point2d &b, const cv::Mat &gray, double radius,
+                                    int samples, double from = 0.1, double to = 0.9) {
+    const cv::Point2d d = b - a;
+    const double length = cv::norm(d);
+    const cv::Point2d normal(d.y / length, -d.x / length);
+    const int steps = int(std::ceil(radius));
+    std::vector<cv::Point2f> points;
+    std::vector<double> profile(2 * steps + 3);
+    for (int k = 0; k < samples; ++k) {
+        cv::Point2d p = a + d * (from + (to - from) * (k + 0.5) / samples);
+        if (p.x < 2 || p.y < 2 || p.x > gray.cols - 3 || p.y > gray.rows - 3) continue;
+        for (int s = 0; s < int(profile.size()); ++s) {
+            cv::Point2d at = p + normal * double(s - steps - 1);
+            profile[s] = bilinear(gray, at.x, at.y);
+        }
+        int best = -1;
+        double strongest = 0;
+        for (int s = 1; s + 1 < int(profile.size()); ++s) {
+            double step = std::abs(profile[s + 1] - profile[s - 1]);
+            if (step > strongest) {
+                strongest = step;
+                best = s;
+            }
+        }
+        if (best < 2 || best + 2 >= int(profile.size()) || strongest < 6) continue;
+        double left = std::abs(profile[best] - profile[best - 2]), right = std::abs(profile[best + 2] - profile[best]);
+        double denominator = left - 2 * strongest + right;
+        double offset = std::abs(denominator) > 1e-9 ? 0.5 * (left - right) / denominator : 0;
+        offset = std::max(-0.5, std::min(0.5, offset));
+        cv::Point2d edge = p + normal * (best - steps - 1 + offset);
+        points.emplace_back(float(edge.x), float(edge.y));
+    }
+    return points;
+}
+
 // Moves each side onto the strongest edge near it in the full-resolution image and intersects
 // the fitted lines. Falls back to the unrefined corners when a side finds too little edge.
 // With keep_edgeless, a side that shows no edge stays where it is and the others are still fitted;
@@ -669,37 +710,10 @@ bool corners_of(const std::array<cv::Vec4f, 4> &lines, Corners &out) {
 Corners refine(const Corners &q, const cv::Mat &gray, double radius, bool keep_edgeless = false, bool redescending = false) {
     std::array<cv::Vec4f, 4> lines;
     for (int i = 0; i < 4; ++i) {
-        cv::Point2d a = q[i], b = q[(i + 1) % 4], d = b - a;
-        double length = cv::norm(d);
-        cv::Point2d normal(d.y / length, -d.x / length);
-        int samples = std::max(12, std::min(120, int(length / 4)));
-        int steps = int(std::ceil(radius));
-        std::vector<cv::Point2f> points;
-        std::vector<double> profile(2 * steps + 3);
-        for (int k = 0; k < samples; ++k) {
-            cv::Point2d p = a + d * (0.1 + 0.8 * (k + 0.5) / samples);
-            if (p.x < 2 || p.y < 2 || p.x > gray.cols - 3 || p.y > gray.rows - 3) continue;
-            for (int s = 0; s < int(profile.size()); ++s) {
-                cv::Point2d at = p + normal * double(s - steps - 1);
-                profile[s] = bilinear(gray, at.x, at.y);
-            }
-            int best = -1;
-            double strongest = 0;
-            for (int s = 1; s + 1 < int(profile.size()); ++s) {
-                double step = std::abs(profile[s + 1] - profile[s - 1]);
-                if (step > strongest) {
-                    strongest = step;
-                    best = s;
-                }
-            }
-            if (best < 2 || best + 2 >= int(profile.size()) || strongest < 6) continue;
-            double left = std::abs(profile[best] - profile[best - 2]), right = std::abs(profile[best + 2] - profile[best]);
-            double denominator = left - 2 * strongest + right;
-            double offset = std::abs(denominator) > 1e-9 ? 0.5 * (left - right) / denominator : 0;
-            offset = std::max(-0.5, std::min(0.5, offset));
-            cv::Point2d edge = p + normal * (best - steps - 1 + offset);
-            points.emplace_back(float(edge.x), float(edge.y));
-        }
+        const cv::Point2d a = q[i], b = q[(i + 1) % 4], d = b - a;
+        const double length = cv::norm(d);
+        const int samples = std::max(12, std::min(120, int(length / 4)));
+        const std::vector<cv::Point2f> points = side_edges(a, b, gray, radius, samples);
         if (int(points.size()) < std::max(6, samples / 4)) {
             if (!keep_edgeless) return q;
             lines[i] = cv::Vec4f(float(d.x / length), float(d.y / length), float(a.x), float(a.y));
@@ -711,6 +725,132 @@ Corners refine(const Corners &q, const cv::Mat &gray, double radius, bool keep_e
     if (!corners_of(lines, out)) return q;
     for (int i = 0; i < 4; ++i)
         if (cv::norm(out[i] - q[i]) > 4 * radius) return q;  // a side locked onto something else
+    return convex(out) ? out : q;
+}
+
+// What makes a side bowed, as a sheet held in one hand bends, and how its corners are found then.
+struct BowSearch {
+    // How far to either side of the straight side its edge is looked for, in side lengths. Raising
+    // it finds deeper bows, and lets stronger edges beside a side (text, a shadow) pass for it.
+    double reach = 0.06;
+    // The least bow that counts: the curve's greatest distance from its chord, in side lengths.
+    // Lowering it moves the corners of sides that are straight but for the lens or a slight curl.
+    double least_bow = 0.02;
+    // Of the places sampled along a side, the share whose edge must lie within `tolerance` pixels
+    // of the curve. Lowering it fits curves to sides that a hand or clutter partly hides.
+    double least_on_curve = 0.6;
+    double tolerance = 1.5;
+};
+
+// A side's edge in the side's own frame: u pixels along it from `origin`, the edge lies
+// a + b u + c u² pixels along `normal`. A straight side has a = b = c = 0.
+struct SideCurve {
+    cv::Point2d origin, along, normal;
+    double length = 0, a = 0, b = 0, c = 0;
+    bool bowed = false;
+
+    cv::Point2d at(double u) const { return origin + along * u + normal * (a + (b + c * u) * u); }
+    cv::Point2d tangent(double u) const { return along + normal * (b + 2 * c * u); }
+    double along_of(const cv::Point2d &p) const { return (p - origin).dot(along); }
+};
+
+// The parabola v = a + b u + c u² nearest (least squares) to the points whose index `use` admits.
+template <typename Admit>
+bool parabola_through(const std::vector<cv::Point2d> &uv, Admit use, cv::Vec3d &abc) {
+    cv::Matx33d normal_matrix = cv::Matx33d::zeros();
+    cv::Vec3d right(0, 0, 0);
+    int used = 0;
+    for (size_t k = 0; k < uv.size(); ++k) {
+        if (!use(k)) continue;
+        const double u = uv[k].x, powers[3] = {1, u, u * u};
+        for (int r = 0; r < 3; ++r) {
+            right[r] += powers[r] * uv[k].y;
+            for (int col = 0; col < 3; ++col) normal_matrix(r, col) += powers[r] * powers[col];
+        }
+        ++used;
+    }
+    return used >= 3 && cv::solve(normal_matrix, right, abc, cv::DECOMP_LU);
+}
+
+// Side a → b of a page fitted as a parabola to its edge, searched wide: from parabolas through
+// three of its edge points (one from each third of the side, a deterministic spread of them), the
+// one most points lie on, fitted again to those points. Bowed when enough points lie on it and
+// it strays far enough from its chord.
+SideCurve side_curve(const cv::Point2d &a, const cv::Point2d &b, const cv::Mat &gray, const BowSearch &bow) {
+    SideCurve curve;
+    curve.origin = a;
+    curve.length = cv::norm(b - a);
+    curve.along = (b - a) / curve.length;
+    curve.normal = cv::Point2d(curve.along.y, -curve.along.x);
+    const int samples = std::max(24, std::min(48, int(curve.length / 10)));
+    const std::vector<cv::Point2f> edges =
+        side_edges(a, b, gray, std::max(4.0, bow.reach * curve.length), samples, 0.04, 0.96);
+    const int n = int(edges.size());
+    if (n < bow.least_on_curve * samples) return curve;
+    std::vector<cv::Point2d> uv;
+    for (const auto &e : edges) {
+        const cv::Point2d from_a = cv::Point2d(e) - a;
+        uv.emplace_back(from_a.dot(curve.along), from_a.dot(curve.normal));
+    }
+    auto on = [&](const cv::Vec3d &abc, size_t k) {
+        const double u = uv[k].x;
+        return std::abs(abc[0] + (abc[1] + abc[2] * u) * u - uv[k].y) <= bow.tolerance;
+    };
+    auto count_on = [&](const cv::Vec3d &abc) {
+        int count = 0;
+        for (size_t k = 0; k < uv.size(); ++k) count += on(abc, k);
+        return count;
+    };
+    constexpr int spread = 5;
+    cv::Vec3d best;
+    int most = 0;
+    for (int i = 0; i < spread; ++i)
+        for (int j = 0; j < spread; ++j)
+            for (int k = 0; k < spread; ++k) {
+                const size_t picks[3] = {size_t(i * n / (3 * spread)), size_t(n / 3 + j * n / (3 * spread)),
+                                         size_t(2 * n / 3 + k * n / (3 * spread))};
+                auto picked = [&](size_t m) { return m == picks[0] || m == picks[1] || m == picks[2]; };
+                cv::Vec3d abc;
+                if (!parabola_through(uv, picked, abc)) continue;
+                const int count = count_on(abc);
+                if (count > most) most = count, best = abc;
+            }
+    if (most < bow.least_on_curve * samples) return curve;
+    cv::Vec3d fitted;
+    if (!parabola_through(uv, [&](size_t m) { return on(best, m); }, fitted)) return curve;
+    const double sagitta = std::abs(fitted[2]) * curve.length * curve.length / 4;
+    if (count_on(fitted) < bow.least_on_curve * samples || sagitta < std::max(3.0, bow.least_bow * curve.length))
+        return curve;
+    curve.a = fitted[0], curve.b = fitted[1], curve.c = fitted[2];
+    curve.bowed = true;
+    return curve;
+}
+
+// Each side of q fitted as a curve to its edge (side_curve).
+std::array<SideCurve, 4> side_curves(const Corners &q, const cv::Mat &gray, const BowSearch &bow = {}) {
+    std::array<SideCurve, 4> sides;
+    for (int i = 0; i < 4; ++i) sides[i] = side_curve(q[i], q[(i + 1) % 4], gray, bow);
+    return sides;
+}
+
+// The quad joining a page's corners where its sides bow: each corner with a bowed side where the
+// curves of its two sides meet (their tangents intersected, a few times over, near the corner). A
+// quad fitted with straight sides puts such a corner off the page, or short of it, by about two
+// thirds of the bow.
+Corners joined_where_sides_meet(const Corners &q, const std::array<SideCurve, 4> &sides, const BowSearch &bow = {}) {
+    Corners out = q;
+    for (int i = 0; i < 4; ++i) {
+        const SideCurve &ending = sides[(i + 3) % 4], &starting = sides[i];
+        if (!ending.bowed && !starting.bowed) continue;
+        cv::Point2d corner = q[i];
+        for (int step = 0; step < 4; ++step) {
+            const double u1 = ending.along_of(corner), u2 = starting.along_of(corner);
+            if (!intersect(ending.at(u1), ending.tangent(u1), starting.at(u2), starting.tangent(u2), corner)) return q;
+        }
+        const double shorter = std::min(ending.length, starting.length);
+        if (cv::norm(corner - q[i]) > 2 * bow.reach * shorter) return q;
+        out[i] = corner;
+    }
     return convex(out) ? out : q;
 }
 
@@ -1242,6 +1382,7 @@ public:
             if (o_.refine) q = refine(refine(q, full_, first), full_, 2.5);
             // Nor at a book's gutter, where the page beside it runs on out of view.
             if (k.learned && o_.refine) q = cut_at_gutter(q, first);
+            if (o_.refine) q = joined_at_bowed_corners(q);
             write_quad(q, std::min(1.0, k.score), out[*count]);
             *count += 1;
         }
@@ -1298,6 +1439,29 @@ private:
             q = refine(refine(q, full_, radius, true, true), full_, 2.5, true, true);
         }
         return cut_once ? q : refined;
+    }
+
+    // q with its corners where its sides bow (joined_where_sides_meet). With the network, a side is
+    // taken as bowed only where its outline map follows the curve at least as well as the straight
+    // side: an edge inside a page can bow too (the border of a band printed along a book's top).
+    Corners joined_at_bowed_corners(const Corners &q) const {
+        std::array<SideCurve, 4> sides = side_curves(q, full_);
+        for (auto &side : sides)
+            if (learned_ && side.bowed) side.bowed = outlined(side, true) >= outlined(side, false);
+        return joined_where_sides_meet(q, sides);
+    }
+
+    // The network's outline map, on average, at 24 places along a side's middle four fifths: on its
+    // curve, or on its straight line.
+    double outlined(const SideCurve &side, bool curved) const {
+        double total = 0;
+        for (int k = 0; k < 24; ++k) {
+            const double u = side.length * (0.1 + 0.8 * (k + 0.5) / 24);
+            const cv::Point2d full = curved ? side.at(u) : side.origin + side.along * u;
+            const cv::Point2d p = rescaled(rescaled(full, 1, scale_), 1, view_.scale);
+            total += bilinear<float>(view_.outline, p.x, p.y);
+        }
+        return total / 24;
     }
 
     Corners at_working(const Corners &q) const { return rescaled(q, 1, scale_); }
