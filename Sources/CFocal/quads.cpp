@@ -740,6 +740,10 @@ struct BowSearch {
     // of the curve. Lowering it fits curves to sides that a hand or clutter partly hides.
     double least_on_curve = 0.6;
     double tolerance = 1.5;
+    // Of the places sampled along a curved side, the share at which another edge running along
+    // beyond it (edge_runs_beyond) stops the fit. Lowering it keeps more pages' sides straight
+    // where what lies beyond them shows lines (a shadow, papers underneath, a desk's edge).
+    double most_beyond = 0.4;
 };
 
 // A side's edge in the side's own frame: u pixels along it from `origin`, the edge lies
@@ -772,29 +776,14 @@ bool parabola_through(const std::vector<cv::Point2d> &uv, Admit use, cv::Vec3d &
     return used >= 3 && cv::solve(normal_matrix, right, abc, cv::DECOMP_LU);
 }
 
-// Side a → b of a page fitted as a parabola to its edge, searched wide: from parabolas through
-// three of its edge points (one from each third of the side, a deterministic spread of them), the
-// one most points lie on, fitted again to those points. Bowed when enough points lie on it and
-// it strays far enough from its chord.
-SideCurve side_curve(const cv::Point2d &a, const cv::Point2d &b, const cv::Mat &gray, const BowSearch &bow) {
-    SideCurve curve;
-    curve.origin = a;
-    curve.length = cv::norm(b - a);
-    curve.along = (b - a) / curve.length;
-    curve.normal = cv::Point2d(curve.along.y, -curve.along.x);
-    const int samples = std::max(24, std::min(48, int(curve.length / 10)));
-    const std::vector<cv::Point2f> edges =
-        side_edges(a, b, gray, std::max(4.0, bow.reach * curve.length), samples, 0.04, 0.96);
-    const int n = int(edges.size());
-    if (n < bow.least_on_curve * samples) return curve;
-    std::vector<cv::Point2d> uv;
-    for (const auto &e : edges) {
-        const cv::Point2d from_a = cv::Point2d(e) - a;
-        uv.emplace_back(from_a.dot(curve.along), from_a.dot(curve.normal));
-    }
+// Of the parabolas v = a + b u + c u² through three of the points (u, v) (one from each third of
+// the list, in u's order: a deterministic spread of them), the one most points lie on within
+// `tolerance`, fitted again to those points; and how many lie on that. 0 points when none fits.
+std::pair<cv::Vec3d, int> parabola_most_lie_on(const std::vector<cv::Point2d> &uv, double tolerance) {
+    const int n = int(uv.size());
     auto on = [&](const cv::Vec3d &abc, size_t k) {
         const double u = uv[k].x;
-        return std::abs(abc[0] + (abc[1] + abc[2] * u) * u - uv[k].y) <= bow.tolerance;
+        return std::abs(abc[0] + (abc[1] + abc[2] * u) * u - uv[k].y) <= tolerance;
     };
     auto count_on = [&](const cv::Vec3d &abc) {
         int count = 0;
@@ -815,21 +804,73 @@ SideCurve side_curve(const cv::Point2d &a, const cv::Point2d &b, const cv::Mat &
                 const int count = count_on(abc);
                 if (count > most) most = count, best = abc;
             }
-    if (most < bow.least_on_curve * samples) return curve;
     cv::Vec3d fitted;
-    if (!parabola_through(uv, [&](size_t m) { return on(best, m); }, fitted)) return curve;
+    if (most == 0 || !parabola_through(uv, [&](size_t m) { return on(best, m); }, fitted)) return {best, 0};
+    return {fitted, count_on(fitted)};
+}
+
+// Whether another edge runs along beyond a curved side, away from `inside`: the strongest step
+// from 3 pixels beyond the curve to twice the search's reach, at `samples` places along it, on
+// one parabola for at least `most_beyond` of them. The curve is then an edge printed inside the
+// page (a band along a book's top), and the page's own side lies beyond it.
+bool edge_runs_beyond(const SideCurve &curve, const cv::Point2d &inside, const cv::Mat &gray, const BowSearch &bow,
+                      int samples) {
+    const cv::Point2d middle = curve.at(curve.length / 2);
+    const double outward = (middle - inside).dot(curve.normal) > 0 ? 1.0 : -1.0;
+    const int farthest = int(std::ceil(2 * std::max(4.0, bow.reach * curve.length)));
+    std::vector<cv::Point2d> uv;
+    std::vector<double> profile(farthest + 2);
+    for (int k = 0; k < samples; ++k) {
+        const double u = curve.length * (0.04 + 0.92 * (k + 0.5) / samples);
+        const cv::Point2d on_curve = curve.at(u);
+        for (int s = 0; s < int(profile.size()); ++s) {
+            const cv::Point2d at = on_curve + curve.normal * (outward * (s + 2));
+            profile[s] = bilinear(gray, at.x, at.y);
+        }
+        int best = -1;
+        double strongest = 6;
+        for (int s = 1; s + 1 < int(profile.size()); ++s)
+            if (std::abs(profile[s + 1] - profile[s - 1]) > strongest) strongest = std::abs(profile[s + 1] - profile[s - 1]), best = s;
+        if (best < 0) continue;
+        const cv::Point2d from_origin = on_curve + curve.normal * (outward * (best + 2)) - curve.origin;
+        uv.emplace_back(from_origin.dot(curve.along), from_origin.dot(curve.normal));
+    }
+    if (uv.size() < bow.most_beyond * samples) return false;
+    return parabola_most_lie_on(uv, bow.tolerance).second >= bow.most_beyond * samples;
+}
+
+// Side a → b of a page fitted as a parabola to its edge, searched wide (parabola_most_lie_on).
+// Bowed when enough points lie on it, it strays far enough from its chord, and no other edge runs
+// along beyond it, away from `inside`.
+SideCurve side_curve(const cv::Point2d &a, const cv::Point2d &b, const cv::Point2d &inside, const cv::Mat &gray,
+                     const BowSearch &bow) {
+    SideCurve curve;
+    curve.origin = a;
+    curve.length = cv::norm(b - a);
+    curve.along = (b - a) / curve.length;
+    curve.normal = cv::Point2d(curve.along.y, -curve.along.x);
+    const int samples = std::max(24, std::min(48, int(curve.length / 10)));
+    const std::vector<cv::Point2f> edges =
+        side_edges(a, b, gray, std::max(4.0, bow.reach * curve.length), samples, 0.04, 0.96);
+    if (edges.size() < bow.least_on_curve * samples) return curve;
+    std::vector<cv::Point2d> uv;
+    for (const auto &e : edges) {
+        const cv::Point2d from_a = cv::Point2d(e) - a;
+        uv.emplace_back(from_a.dot(curve.along), from_a.dot(curve.normal));
+    }
+    const auto [fitted, on] = parabola_most_lie_on(uv, bow.tolerance);
     const double sagitta = std::abs(fitted[2]) * curve.length * curve.length / 4;
-    if (count_on(fitted) < bow.least_on_curve * samples || sagitta < std::max(3.0, bow.least_bow * curve.length))
-        return curve;
+    if (on < bow.least_on_curve * samples || sagitta < std::max(3.0, bow.least_bow * curve.length)) return curve;
     curve.a = fitted[0], curve.b = fitted[1], curve.c = fitted[2];
-    curve.bowed = true;
+    curve.bowed = !edge_runs_beyond(curve, inside, gray, bow, samples);
     return curve;
 }
 
 // Each side of q fitted as a curve to its edge (side_curve).
 std::array<SideCurve, 4> side_curves(const Corners &q, const cv::Mat &gray, const BowSearch &bow = {}) {
     std::array<SideCurve, 4> sides;
-    for (int i = 0; i < 4; ++i) sides[i] = side_curve(q[i], q[(i + 1) % 4], gray, bow);
+    const cv::Point2d inside = (q[0] + q[1] + q[2] + q[3]) / 4;
+    for (int i = 0; i < 4; ++i) sides[i] = side_curve(q[i], q[(i + 1) % 4], inside, gray, bow);
     return sides;
 }
 
