@@ -728,6 +728,23 @@ Corners refine(const Corners &q, const cv::Mat &gray, double radius, bool keep_e
     return convex(out) ? out : q;
 }
 
+// How a quad's side along the frame's border is moved in onto a page's side just inside it
+// (QuadSearch::off_the_border).
+struct BorderSearch {
+    // How far in from the border the page's side is looked for, in the image's shorter sides (at
+    // least four of the network's input pixels). Raising it finds sides further in, and lets a
+    // line printed on a page that runs out of view pass for its side.
+    double reach = 0.06;
+    // Of `samples` places along the side, the share whose strongest step must lie within
+    // `tolerance` pixels of one line.
+    int samples = 40;
+    double least_on_line = 0.6, tolerance = 2;
+    // The least the network's outline map must average along the line found, and by how much more
+    // than along the border. Lowering them moves sides onto lines the network does not take for a
+    // page's outline (a table's rule, a shadow).
+    double least_outline = 0.2, outline_margin = 0.05;
+};
+
 // What makes a side bowed, as a sheet held in one hand bends, and how its corners are found then.
 struct BowSearch {
     // How far to either side of the straight side its edge is looked for, in side lengths. Raising
@@ -809,6 +826,22 @@ std::pair<cv::Vec3d, int> parabola_most_lie_on(const std::vector<cv::Point2d> &u
     return {fitted, count_on(fitted)};
 }
 
+// How far from p along `direction` (a unit vector), from `from` to `to` pixels, the image steps
+// most (a central difference of more than 6 grey levels); -1 where it does not.
+int strongest_step_along(const cv::Mat &gray, const cv::Point2d &p, const cv::Point2d &direction, int from, int to) {
+    std::vector<double> profile(to - from + 3);
+    for (int s = 0; s < int(profile.size()); ++s) {
+        const cv::Point2d at = p + direction * double(from - 1 + s);
+        profile[s] = bilinear(gray, at.x, at.y);
+    }
+    int best = -1;
+    double strongest = 6;
+    for (int s = 1; s + 1 < int(profile.size()); ++s)
+        if (std::abs(profile[s + 1] - profile[s - 1]) > strongest)
+            strongest = std::abs(profile[s + 1] - profile[s - 1]), best = from - 1 + s;
+    return best;
+}
+
 // Whether another edge runs along beyond a curved side, away from `inside`: the strongest step
 // from 3 pixels beyond the curve to twice the search's reach, at `samples` places along it, on
 // one parabola for at least `most_beyond` of them. The curve is then an edge printed inside the
@@ -819,20 +852,12 @@ bool edge_runs_beyond(const SideCurve &curve, const cv::Point2d &inside, const c
     const double outward = (middle - inside).dot(curve.normal) > 0 ? 1.0 : -1.0;
     const int farthest = int(std::ceil(2 * std::max(4.0, bow.reach * curve.length)));
     std::vector<cv::Point2d> uv;
-    std::vector<double> profile(farthest + 2);
     for (int k = 0; k < samples; ++k) {
         const double u = curve.length * (0.04 + 0.92 * (k + 0.5) / samples);
         const cv::Point2d on_curve = curve.at(u);
-        for (int s = 0; s < int(profile.size()); ++s) {
-            const cv::Point2d at = on_curve + curve.normal * (outward * (s + 2));
-            profile[s] = bilinear(gray, at.x, at.y);
-        }
-        int best = -1;
-        double strongest = 6;
-        for (int s = 1; s + 1 < int(profile.size()); ++s)
-            if (std::abs(profile[s + 1] - profile[s - 1]) > strongest) strongest = std::abs(profile[s + 1] - profile[s - 1]), best = s;
-        if (best < 0) continue;
-        const cv::Point2d from_origin = on_curve + curve.normal * (outward * (best + 2)) - curve.origin;
+        const int step = strongest_step_along(gray, on_curve, curve.normal * outward, 3, farthest + 2);
+        if (step < 0) continue;
+        const cv::Point2d from_origin = on_curve + curve.normal * (outward * step) - curve.origin;
         uv.emplace_back(from_origin.dot(curve.along), from_origin.dot(curve.normal));
     }
     if (uv.size() < bow.most_beyond * samples) return false;
@@ -1420,6 +1445,7 @@ public:
             // no edge, the quad stays as found.
             double first = k.coarse ? std::max(4.0, 1.2 * std::max(full_.cols, full_.rows) / double(o_.page_model_input))
                                     : std::max(4.0, 2.5 / scale_);
+            if (k.learned && o_.refine) q = off_the_border(q);
             if (o_.refine) q = refine(refine(q, full_, first), full_, 2.5);
             // Nor at a book's gutter, where the page beside it runs on out of view.
             if (k.learned && o_.refine) q = cut_at_gutter(q, first);
@@ -1482,6 +1508,73 @@ private:
         return cut_once ? q : refined;
     }
 
+    // q with each side that lies along the frame's border moved in onto the page's own side, where
+    // the network's outline draws one just inside it: a white sheet that nearly fills the frame
+    // of a white desk is, to the page map, the page up to the border, and a side on the border
+    // shows no edge to refine onto. The side found is the strongest step inward from the border (up
+    // to BorderSearch::reach), on one line along most of the side, where the outline draws it.
+    Corners off_the_border(const Corners &q) const {
+        const double cell = view_.cell / (scale_ * view_.scale);  // a pixel of the network's input, in the image's
+        const double reach = std::max(4 * cell, BorderSearch().reach * std::min(full_.cols, full_.rows));
+        const double margin = 0.01 * std::max(full_.cols, full_.rows);
+        std::array<cv::Vec4f, 4> lines;
+        bool moved = false;
+        for (int i = 0; i < 4; ++i) {
+            const cv::Point2d a = q[i], b = q[(i + 1) % 4], d = b - a;
+            const double length = cv::norm(d);
+            lines[i] = cv::Vec4f(float(d.x / length), float(d.y / length), float(a.x), float(a.y));
+            if (length < 1 || !on_border(a, b, full_.size(), margin)) continue;
+            const cv::Point2d centre = (q[0] + q[1] + q[2] + q[3]) / 4;
+            cv::Point2d inward(d.y / length, -d.x / length);
+            if ((centre - a).dot(inward) < 0) inward = -inward;
+            const cv::Vec4f found = line_inward(a, b, inward, reach);
+            if (found[0] == 0 && found[1] == 0) continue;
+            lines[i] = found;
+            moved = true;
+        }
+        Corners out;
+        if (!moved || !corners_of(lines, out) || !convex(out)) return q;
+        return out;
+    }
+
+    // The line, as robust_line gives it, on which the strongest steps inward from side a → b (up to
+    // `reach` pixels in) lie at most of 40 places along its middle four fifths, where the network's
+    // outline draws it more than the side itself; all zero when there is none.
+    cv::Vec4f line_inward(const cv::Point2d &a, const cv::Point2d &b, const cv::Point2d &inward, double reach) const {
+        const BorderSearch search;
+        const cv::Vec4f none(0, 0, 0, 0);
+        std::vector<cv::Point2f> points;
+        for (int k = 0; k < search.samples; ++k) {
+            const cv::Point2d p = a + (b - a) * (0.1 + 0.8 * (k + 0.5) / search.samples);
+            const int step = strongest_step_along(full_, p, inward, 2, int(std::ceil(reach)) + 1);
+            if (step >= 0) points.emplace_back(p + inward * double(step));
+        }
+        if (points.size() < search.least_on_line * search.samples) return none;
+        const cv::Vec4f line = robust_line(points, true);
+        const cv::Point2d along(line[0], line[1]), through(line[2], line[3]);
+        int on = 0;
+        for (const auto &p : points) on += std::abs((cv::Point2d(p) - through).cross(along)) <= search.tolerance;
+        if (on < search.least_on_line * search.samples) return none;
+        // a and b dropped onto the line: the outline along it, against along the side on the border
+        const cv::Point2d a_on = through + along * (a - through).dot(along), b_on = through + along * (b - through).dot(along);
+        const double drawn = outline_between(a_on, b_on);
+        if (drawn < search.least_outline || drawn < outline_between(a, b) + search.outline_margin) return none;
+        return line;
+    }
+
+    // The network's outline map, on average, at 24 places along a → b's middle four fifths.
+    double outline_between(const cv::Point2d &a, const cv::Point2d &b) const {
+        double total = 0;
+        for (int k = 0; k < 24; ++k) total += outline_at(a + (b - a) * (0.1 + 0.8 * (k + 0.5) / 24));
+        return total / 24;
+    }
+
+    // The network's outline map at a point of the full-resolution image.
+    double outline_at(const cv::Point2d &full) const {
+        const cv::Point2d p = rescaled(rescaled(full, 1, scale_), 1, view_.scale);
+        return bilinear<float>(view_.outline, p.x, p.y);
+    }
+
     // q with its corners where its sides bow (joined_where_sides_meet). With the network, a side is
     // taken as bowed only where its outline map follows the curve at least as well as the straight
     // side: an edge inside a page can bow too (the border of a band printed along a book's top).
@@ -1495,13 +1588,9 @@ private:
     // The network's outline map, on average, at 24 places along a side's middle four fifths: on its
     // curve, or on its straight line.
     double outlined(const SideCurve &side, bool curved) const {
+        if (!curved) return outline_between(side.origin, side.origin + side.along * side.length);
         double total = 0;
-        for (int k = 0; k < 24; ++k) {
-            const double u = side.length * (0.1 + 0.8 * (k + 0.5) / 24);
-            const cv::Point2d full = curved ? side.at(u) : side.origin + side.along * u;
-            const cv::Point2d p = rescaled(rescaled(full, 1, scale_), 1, view_.scale);
-            total += bilinear<float>(view_.outline, p.x, p.y);
-        }
+        for (int k = 0; k < 24; ++k) total += outline_at(side.at(side.length * (0.1 + 0.8 * (k + 0.5) / 24)));
         return total / 24;
     }
 

@@ -74,6 +74,25 @@ import Testing
         #expect(error < 12, "corner error \(error) px: \(found[0].quad.corners)")
     }
 
+    /// A white sheet that nearly fills a grey camera's frame of a pale desk, a few pixels to a few
+    /// dozen from its border: the page network takes the desk's strips for page, and the quad
+    /// must still be the sheet's, not the frame's.
+    @Test func aWhiteSheetThatNearlyFillsAGreyFrameIsFoundNotTheFrame() throws {
+        let width = 480, height = 640
+        let truth = Quad(
+            topLeft: Point(x: 32, y: 14), topRight: Point(x: 458, y: 18), bottomRight: Point(x: 470, y: 626),
+            bottomLeft: Point(x: 26, y: 620))
+        let desk = try SyntheticBackground.plain(Color(white: 0.88)).render(width: width, height: height, seed: 27)
+        var frame = try SyntheticScene(background: desk, page: try Self.page(seed: 27), corners: truth, blur: .init(sigma: 1.2))
+            .frame
+        try frame.addNoise(sigma: 3, seed: 27)
+        frame = try frame.converted(to: .gray8)
+        let found = try Self.found(frame)
+        try #require(!found.isEmpty, "nothing found")
+        let jaccard = found[0].quad.intersectionOverUnion(with: truth)
+        #expect(jaccard > 0.97, "Jaccard index \(jaccard): \(found[0].quad.corners)")
+    }
+
     /// A sheet bent by the hand that holds it: its sides curve out (in) by `bow` of its width, 18
     /// (13) px here. Its quad joins its four corners, as the field counts it: where the curves of its
     /// sides meet, not where straight lines fitted across their bulges would (12–15 px off).

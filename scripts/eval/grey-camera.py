@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # Photos as a grey 640 × 480 camera would see them, for measuring the detector on small
 # single-channel frames (development only, not used by tests): a 4:3 box (3:4 for portrait photos)
-# around the annotated page with an eighth of its size to spare, filled beyond the photo with the
-# median of the photo's border, resized to 640 × 480 (480 × 640) and turned grey. SRC holds the
+# around the annotated page with an eighth of its size to spare (less where the photo ends),
+# resized to 640 × 480 (480 × 640) and turned grey. SRC holds the
 # photos and their corners.json (Tests/FocalTests/Resources/phone_photos, or an occlude-photos.py
 # output); writes OUT/NAME.png and OUT/corners.json, to score with ../shared/eval/score.py.
 # Usage: grey-camera.py SRC OUT      (needs numpy and opencv-python; COLOUR=1 keeps the colour)
@@ -28,18 +28,19 @@ for still in json.load(open(os.path.join(src, 'corners.json')))['stills']:
     else:
         grow = (x1 - x0) / ratio - (y1 - y0)
         y0, y1 = y0 - grow / 2, y1 + grow / 2
-    x0, y0, x1, y1 = (int(round(v)) for v in (x0, y0, x1, y1))
-    pad = max(0, -x0, -y0, x1 - w, y1 - h)
-    border = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]])
-    fill = [int(v) for v in np.median(border, 0)]
-    padded = cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=fill)
-    crop = padded[y0 + pad:y1 + pad, x0 + pad:x1 + pad]
+    # No larger than the photo (a page that nearly fills it then reaches the frame's edge), and
+    # moved onto it: a camera's frame shows no border of its own.
+    shrink = min(1.0, w / (x1 - x0), h / (y1 - y0))
+    cx, cy, bw, bh = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) * shrink, (y1 - y0) * shrink
+    cx, cy = min(max(cx, bw / 2), w - bw / 2), min(max(cy, bh / 2), h - bh / 2)
+    x0, y0, x1, y1 = (int(round(v)) for v in (cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2))
+    crop = image[max(0, y0):y1, max(0, x0):x1]
     width, height = (640, 480) if landscape else (480, 640)
     frame = cv2.resize(crop, (width, height), interpolation=cv2.INTER_AREA)
     if not os.environ.get('COLOUR'):
         frame = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     name = os.path.splitext(still['file'])[0] + '.png'
     cv2.imwrite(os.path.join(out, name), frame)
-    quad = (q - [x0, y0]) * [width / (x1 - x0), height / (y1 - y0)]
+    quad = (q - [max(0, x0), max(0, y0)]) * [width / crop.shape[1], height / crop.shape[0]]
     stills.append(dict(still, file=name, quad=quad.tolist(), width=width, height=height))
 json.dump({'stills': stills}, open(os.path.join(out, 'corners.json'), 'w'), indent=1)
