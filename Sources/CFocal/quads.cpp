@@ -653,6 +653,13 @@ cv::Vec4f robust_line(const std::vector<cv::Point2f> &points, bool redescending 
     return cv::Vec4f(float(direction.x), float(direction.y), float(mean.x), float(mean.y));
 }
 
+// Side a → b as a line in robust_line's form (vx, vy, x0, y0).
+cv::Vec4f line_along(const cv::Point2d &a, const cv::Point2d &b) {
+    const cv::Point2d d = b - a;
+    const double length = cv::norm(d);
+    return cv::Vec4f(float(d.x / length), float(d.y / length), float(a.x), float(a.y));
+}
+
 // The corners where consecutive fitted lines (robust_line's vx, vy, x0, y0; side i from corner i
 // to i + 1) meet; false when two are parallel.
 bool corners_of(const std::array<cv::Vec4f, 4> &lines, Corners &out) {
@@ -716,7 +723,7 @@ Corners refine(const Corners &q, const cv::Mat &gray, double radius, bool keep_e
         const std::vector<cv::Point2f> points = side_edges(a, b, gray, radius, samples);
         if (int(points.size()) < std::max(6, samples / 4)) {
             if (!keep_edgeless) return q;
-            lines[i] = cv::Vec4f(float(d.x / length), float(d.y / length), float(a.x), float(a.y));
+            lines[i] = line_along(a, b);
             continue;
         }
         lines[i] = robust_line(points, redescending);
@@ -761,6 +768,9 @@ struct BowSearch {
     // beyond it (edge_runs_beyond) stops the fit. Lowering it keeps more pages' sides straight
     // where what lies beyond them shows lines (a shadow, papers underneath, a desk's edge).
     double most_beyond = 0.4;
+
+    // How many places along a side of `length` pixels its edge is sampled at.
+    static int samples(double length) { return std::max(24, std::min(48, int(length / 10))); }
 };
 
 // A side's edge in the side's own frame: u pixels along it from `origin`, the edge lies
@@ -843,11 +853,11 @@ int strongest_step_along(const cv::Mat &gray, const cv::Point2d &p, const cv::Po
 }
 
 // Whether another edge runs along beyond a curved side, away from `inside`: the strongest step
-// from 3 pixels beyond the curve to twice the search's reach, at `samples` places along it, on
-// one parabola for at least `most_beyond` of them. The curve is then an edge printed inside the
+// from 3 pixels beyond the curve to twice the search's reach, at BowSearch::samples places along
+// it, on one parabola for at least `most_beyond` of them. The curve is then an edge printed inside the
 // page (a band along a book's top), and the page's own side lies beyond it.
-bool edge_runs_beyond(const SideCurve &curve, const cv::Point2d &inside, const cv::Mat &gray, const BowSearch &bow,
-                      int samples) {
+bool edge_runs_beyond(const SideCurve &curve, const cv::Point2d &inside, const cv::Mat &gray, const BowSearch &bow = {}) {
+    const int samples = BowSearch::samples(curve.length);
     const cv::Point2d middle = curve.at(curve.length / 2);
     const double outward = (middle - inside).dot(curve.normal) > 0 ? 1.0 : -1.0;
     const int farthest = int(std::ceil(2 * std::max(4.0, bow.reach * curve.length)));
@@ -865,16 +875,15 @@ bool edge_runs_beyond(const SideCurve &curve, const cv::Point2d &inside, const c
 }
 
 // Side a → b of a page fitted as a parabola to its edge, searched wide (parabola_most_lie_on).
-// Bowed when enough points lie on it, it strays far enough from its chord, and no other edge runs
-// along beyond it, away from `inside`.
-SideCurve side_curve(const cv::Point2d &a, const cv::Point2d &b, const cv::Point2d &inside, const cv::Mat &gray,
-                     const BowSearch &bow) {
+// Bowed when enough points lie on it and it strays far enough from its chord; the caller still
+// asks whether another edge runs along beyond it (edge_runs_beyond).
+SideCurve side_curve(const cv::Point2d &a, const cv::Point2d &b, const cv::Mat &gray, const BowSearch &bow) {
     SideCurve curve;
     curve.origin = a;
     curve.length = cv::norm(b - a);
     curve.along = (b - a) / curve.length;
     curve.normal = cv::Point2d(curve.along.y, -curve.along.x);
-    const int samples = std::max(24, std::min(48, int(curve.length / 10)));
+    const int samples = BowSearch::samples(curve.length);
     const std::vector<cv::Point2f> edges =
         side_edges(a, b, gray, std::max(4.0, bow.reach * curve.length), samples, 0.04, 0.96);
     if (edges.size() < bow.least_on_curve * samples) return curve;
@@ -887,15 +896,14 @@ SideCurve side_curve(const cv::Point2d &a, const cv::Point2d &b, const cv::Point
     const double sagitta = std::abs(fitted[2]) * curve.length * curve.length / 4;
     if (on < bow.least_on_curve * samples || sagitta < std::max(3.0, bow.least_bow * curve.length)) return curve;
     curve.a = fitted[0], curve.b = fitted[1], curve.c = fitted[2];
-    curve.bowed = !edge_runs_beyond(curve, inside, gray, bow, samples);
+    curve.bowed = true;
     return curve;
 }
 
 // Each side of q fitted as a curve to its edge (side_curve).
 std::array<SideCurve, 4> side_curves(const Corners &q, const cv::Mat &gray, const BowSearch &bow = {}) {
     std::array<SideCurve, 4> sides;
-    const cv::Point2d inside = (q[0] + q[1] + q[2] + q[3]) / 4;
-    for (int i = 0; i < 4; ++i) sides[i] = side_curve(q[i], q[(i + 1) % 4], inside, gray, bow);
+    for (int i = 0; i < 4; ++i) sides[i] = side_curve(q[i], q[(i + 1) % 4], gray, bow);
     return sides;
 }
 
@@ -1517,14 +1525,14 @@ private:
         const double cell = view_.cell / (scale_ * view_.scale);  // a pixel of the network's input, in the image's
         const double reach = std::max(4 * cell, BorderSearch().reach * std::min(full_.cols, full_.rows));
         const double margin = 0.01 * std::max(full_.cols, full_.rows);
+        const cv::Point2d centre = (q[0] + q[1] + q[2] + q[3]) / 4;
         std::array<cv::Vec4f, 4> lines;
         bool moved = false;
         for (int i = 0; i < 4; ++i) {
             const cv::Point2d a = q[i], b = q[(i + 1) % 4], d = b - a;
             const double length = cv::norm(d);
-            lines[i] = cv::Vec4f(float(d.x / length), float(d.y / length), float(a.x), float(a.y));
+            lines[i] = line_along(a, b);
             if (length < 1 || !on_border(a, b, full_.size(), margin)) continue;
-            const cv::Point2d centre = (q[0] + q[1] + q[2] + q[3]) / 4;
             cv::Point2d inward(d.y / length, -d.x / length);
             if ((centre - a).dot(inward) < 0) inward = -inward;
             const cv::Vec4f found = line_inward(a, b, inward, reach);
@@ -1575,13 +1583,17 @@ private:
         return bilinear<float>(view_.outline, p.x, p.y);
     }
 
-    // q with its corners where its sides bow (joined_where_sides_meet). With the network, a side is
-    // taken as bowed only where its outline map follows the curve at least as well as the straight
-    // side: an edge inside a page can bow too (the border of a band printed along a book's top).
+    // q with its corners where its sides bow (joined_where_sides_meet). A side is taken as bowed
+    // only where no other edge runs along beyond its curve and, with the network, where its outline
+    // map follows the curve at least as well as the straight side: an edge inside a page can bow
+    // too (the border of a band printed along a book's top). The map is asked first, as it is cheap.
     Corners joined_at_bowed_corners(const Corners &q) const {
         std::array<SideCurve, 4> sides = side_curves(q, full_);
-        for (auto &side : sides)
+        const cv::Point2d inside = (q[0] + q[1] + q[2] + q[3]) / 4;
+        for (auto &side : sides) {
             if (learned_ && side.bowed) side.bowed = outlined(side, true) >= outlined(side, false);
+            if (side.bowed) side.bowed = !edge_runs_beyond(side, inside, full_);
+        }
         return joined_where_sides_meet(q, sides);
     }
 
