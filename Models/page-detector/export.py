@@ -14,7 +14,7 @@ import torch
 import torch.nn as nn
 
 from model import PageNet
-from model_lite import LitePageNet
+from model_lite import LitePageNet, largest_kernel_in
 
 
 def fold_batch_norms(module):
@@ -124,8 +124,9 @@ def main():
     ap.add_argument("--size", type=int, default=192)
     ap.add_argument("--lite", action="store_true", help="the weights are model_lite.py's network")
     a = ap.parse_args()
-    model = LitePageNet() if a.lite else PageNet()
-    model.load_state_dict(torch.load(a.weights, map_location="cpu"))
+    state = torch.load(a.weights, map_location="cpu")
+    model = LitePageNet(largest_kernel=largest_kernel_in(state)) if a.lite else PageNet()
+    model.load_state_dict(state)
     model.eval()
     x = torch.rand(1, 3, a.size, a.size) * 255
     with torch.no_grad():

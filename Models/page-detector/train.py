@@ -18,7 +18,7 @@ import torch
 import torch.nn.functional as F
 
 from model import PageNet, parameter_count
-from model_lite import LitePageNet, load_pretrained
+from model_lite import LARGEST_KERNEL, LitePageNet, fitted, load_pretrained
 
 SIDES = (128, 160, 192, 192)  # input sizes trained on, drawn per batch; Focal runs 128 (.low) and 192 (.high)
 # --lite: also shapes like those Focal gives the network (a 16:9 frame at its own proportions, 96 to
@@ -27,7 +27,17 @@ SIDES = (128, 160, 192, 192)  # input sizes trained on, drawn per batch; Focal r
 LITE_SHAPES = ((96, 160), (160, 96), (128, 128), (160, 160), (192, 192), (128, 224), (224, 128), (192, 192))
 
 
-def batches(images, targets, index, size, rng, augment, turns=False, shapes=None):
+def greyed(x, share, rng):
+    """x with `share` of its images turned grey (the luma in all three channels), as a single-channel
+    camera's frames reach the network: the generator's scenes are all in colour."""
+    grey = torch.from_numpy(rng.random(len(x)) < share)
+    if not grey.any():
+        return x
+    luma = (0.114 * x[:, 0] + 0.587 * x[:, 1] + 0.299 * x[:, 2]).unsqueeze(1).expand(-1, 3, -1, -1)
+    return torch.where(grey.view(-1, 1, 1, 1), luma, x)
+
+
+def batches(images, targets, index, size, rng, augment, turns=False, shapes=None, grey=0.0):
     order = rng.permutation(index) if augment else index
     for i in range(0, len(order) - (size - 1 if augment else 0), size):
         sel = np.sort(order[i:i + size])
@@ -43,6 +53,8 @@ def batches(images, targets, index, size, rng, augment, turns=False, shapes=None
             # brightness, contrast and colour of the whole batch: the generator's light varies per scene
             gain = torch.from_numpy(rng.uniform(0.8, 1.2, (len(sel), 3, 1, 1))).float()
             x = (x * gain + float(rng.uniform(-20, 20))).clamp(0, 255)
+            if grey > 0:
+                x = greyed(x, grey, rng)
             # Several input sizes, so that the fast setting can run the same network on a smaller image.
             shape = tuple(shapes[int(rng.integers(len(shapes)))]) if shapes else (int(rng.choice(SIDES)),) * 2
             if shape != tuple(x.shape[-2:]):
@@ -148,9 +160,15 @@ def main():
                          "page, outline and corner heads (targets from generate.py --corners)")
     ap.add_argument("--average-last", type=int, default=1,
                     help="save the mean of the weights after each of the last N epochs (1: the last epoch's)")
+    ap.add_argument("--grey", type=float, default=0.0, help="the share of training images turned grey (single-channel cameras)")
     ap.add_argument("--encoder-lr", type=float, default=0.3, help="with --lite, the pretrained encoder's learning rate as a share of --lr")
     ap.add_argument("--init", help="start from these weights (a .pt from this script, or an exported .onnx) "
                                    "and keep the batch norms' statistics: fine-tuning")
+    ap.add_argument("--largest-kernel", type=int, default=LARGEST_KERNEL,
+                    help="with --lite, the widest depthwise kernel (5: EfficientNet-Lite0's own); a .pt from --init "
+                         "with wider kernels has them cut to their centres")
+    ap.add_argument("--learn-norms", action="store_true",
+                    help="with --init, let the batch norms learn their statistics again (after cutting kernels)")
     a = ap.parse_args()
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
@@ -163,18 +181,19 @@ def main():
     n = len(images)
     held = max(64, n // 25)
     train_idx, val_idx = np.arange(n - held), np.arange(n - held, n)
-    model = LitePageNet() if a.lite else PageNet()
+    model = LitePageNet(largest_kernel=a.largest_kernel) if a.lite else PageNet()
     if a.lite and not a.init:
         print("pretrained tensors loaded: %d" % load_pretrained(model), flush=True)
     if a.init:
         if a.init.endswith(".onnx"):
             load_onnx_weights(model, a.init)
         else:
-            model.load_state_dict(torch.load(a.init))
+            model.load_state_dict(fitted(torch.load(a.init), model) if a.lite else torch.load(a.init))
         for side in (192, 128):
             iou, fp, empty = evaluate(model, images, targets, val_idx, side)
             print("start, input %d: held-out page IoU %.4f, empty scenes with a page > 1 %%: %d of %d" % (side, iou, fp, empty), flush=True)
-    set_training(model, frozen_norms=bool(a.init))
+    frozen_norms = bool(a.init) and not a.learn_norms
+    set_training(model, frozen_norms)
     print("parameters: %d, training samples: %d, held out: %d" % (parameter_count(model), len(train_idx), held), flush=True)
     # model_lite.py's pretrained encoder keeps the weight file's names, which begin with "_"
     encoder, rest = [], []
@@ -190,7 +209,8 @@ def main():
     epochs = []  # the weights after each of the last --average-last epochs
     for epoch in range(a.epochs):
         running = 0.0
-        for x, y in batches(images, targets, train_idx, a.batch, rng, True, a.any_orientation, LITE_SHAPES if a.lite else None):
+        for x, y in batches(images, targets, train_idx, a.batch, rng, True, a.any_orientation, LITE_SHAPES if a.lite else None,
+                            a.grey):
             # cosine over whichever budget runs out first: steps or minutes
             progress = max(step / total_steps, (time.time() - start) / budget)
             if progress >= 1:
@@ -210,7 +230,7 @@ def main():
             iou, fp, empty = evaluate(model, images, targets, val_idx, side)
             print("epoch %d, input %d: held-out page IoU %.4f, empty scenes with a page > 1 %%: %d of %d"
                   % (epoch, side, iou, fp, empty), flush=True)
-        set_training(model, frozen_norms=bool(a.init))
+        set_training(model, frozen_norms)
         epochs.append({k: v.detach().clone() for k, v in model.state_dict().items()})
         epochs = epochs[-a.average_last:]
         torch.save(averaged(epochs), a.out + ".tmp")
