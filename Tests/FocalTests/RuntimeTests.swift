@@ -18,8 +18,10 @@ import Testing
 
         /// Sixteen 1 MiB buffers written and freed, as a frame's work does: the pages they used come
         /// back from the heap the next time. Without the setting, glibc returns them to the kernel
-        /// and the next round faults in every page again (4,096 faults a round, measured in a fresh
-        /// process; here earlier tests may have moved glibc's own thresholds).
+        /// and every round faults in every page again (4,096 faults a round, measured in a fresh
+        /// process; here earlier tests may have moved glibc's own thresholds). The fewest faults of
+        /// several rounds: a test running beside this one can share its malloc arena and take the
+        /// freed pages for a round (1,537 faults once in CI), not for every round.
         @Test func freedFrameBuffersAreReusedWithoutPageFaults() {
             #expect(FocalRuntime.keepFreedMemory())
             let size = 1 << 20, count = 16
@@ -32,7 +34,8 @@ import Testing
             }
             _ = round()
             let pages = count * size / Int(getpagesize())
-            #expect(round() < pages / 10)
+            let fewest = (0..<5).map { _ in round() }.min() ?? pages
+            #expect(fewest < pages / 10)
         }
     #endif
 }
