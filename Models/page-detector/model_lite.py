@@ -36,7 +36,7 @@ ENCODER_BLOCKS = 8
 # The widest depthwise kernel: 5, EfficientNet-Lite0's own (blocks 3 and 4), as shipped. 3 cuts those
 # to their 3 × 3 centres: OpenCV 4.6 runs 3 × 3 depthwise convolutions on a fast path, and even split
 # into four 3 × 3 (export.py) the 5 × 5 ones cost 2.1 of 11.4 ms at 288 × 160, most of it in the
-# padding each part needs. Tried with 3 (README, 0.7.0's trials): the network 14–18 % faster, the
+# padding each part needs. Tried with 3 (README, 0.6.1's trials): the network 14–18 % faster, the
 # real photos worse.
 LARGEST_KERNEL = 5
 
