@@ -16,6 +16,9 @@ namespace cfocal::quad {
 // A quad's corners, clockwise on screen from the top left.
 using Corners = std::array<cv::Point2d, 4>;
 
+// The mean of a quad's corners.
+inline cv::Point2d centre_of(const Corners &q) { return (q[0] + q[1] + q[2] + q[3]) * 0.25; }
+
 inline double cross(const cv::Point2d &o, const cv::Point2d &a, const cv::Point2d &b) {
     return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
 }

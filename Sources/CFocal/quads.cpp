@@ -39,7 +39,7 @@ struct Candidate {
 
 // Orders four points clockwise on screen (y down), starting at the one with the smallest x + y.
 Corners order(const std::array<cv::Point2d, 4> &points) {
-    cv::Point2d c = (points[0] + points[1] + points[2] + points[3]) * 0.25;
+    cv::Point2d c = centre_of(points);
     Corners sorted = points;
     std::sort(sorted.begin(), sorted.end(), [&](const cv::Point2d &a, const cv::Point2d &b) {
         return std::atan2(a.y - c.y, a.x - c.x) < std::atan2(b.y - c.y, b.x - c.x);
@@ -773,7 +773,7 @@ NetworkView network_view(const PageMaps &maps, cv::Size working) {
 double network_agreement(const Corners &working, const NetworkView &view) {
     const Corners q = rescaled(working, 1, view.sums_scale);
     const double cell = view.cell / view.scale * view.sums_scale;
-    cv::Point2d center = (q[0] + q[1] + q[2] + q[3]) * 0.25;
+    cv::Point2d center = centre_of(q);
     double size = std::sqrt(area(q));
     if (size < 1) return 0;
     // Scaling about the centre by 1 + 2d / size moves the sides out by about d.
@@ -1178,7 +1178,7 @@ private:
         const double cell = view_.cell / (scale_ * view_.scale);  // a pixel of the network's input, in the image's
         const double reach = std::max(4 * cell, BorderSearch().reach * std::min(full_.cols, full_.rows));
         const double margin = 0.01 * std::max(full_.cols, full_.rows);
-        const cv::Point2d centre = (q[0] + q[1] + q[2] + q[3]) / 4;
+        const cv::Point2d centre = centre_of(q);
         std::array<cv::Vec4f, 4> lines;
         bool moved = false;
         for (int i = 0; i < 4; ++i) {
@@ -1225,8 +1225,15 @@ private:
 
     // The network's outline map, on average, at 24 places along a → b's middle four fifths.
     double outline_between(const cv::Point2d &a, const cv::Point2d &b) const {
+        return mean_outline([&](double t) { return a + (b - a) * t; });
+    }
+
+    // The network's outline map, on average, at point_at(t) for 24 values of t spread evenly over
+    // 0.1 … 0.9: a path's middle four fifths.
+    template <typename PointAt>
+    double mean_outline(PointAt point_at) const {
         double total = 0;
-        for (int k = 0; k < 24; ++k) total += outline_at(a + (b - a) * (0.1 + 0.8 * (k + 0.5) / 24));
+        for (int k = 0; k < 24; ++k) total += outline_at(point_at(0.1 + 0.8 * (k + 0.5) / 24));
         return total / 24;
     }
 
@@ -1242,7 +1249,7 @@ private:
     // too (the border of a band printed along a book's top). The map is asked first, as it is cheap.
     Corners joined_at_bowed_corners(const Corners &q) const {
         std::array<SideCurve, 4> sides = side_curves(q, full_);
-        const cv::Point2d inside = (q[0] + q[1] + q[2] + q[3]) / 4;
+        const cv::Point2d inside = centre_of(q);
         for (auto &side : sides) {
             if (learned_ && side.bowed) side.bowed = outlined(side, true) >= outlined(side, false);
             if (side.bowed) side.bowed = !edge_runs_beyond(side, inside, full_);
@@ -1254,9 +1261,7 @@ private:
     // curve, or on its straight line.
     double outlined(const SideCurve &side, bool curved) const {
         if (!curved) return outline_between(side.origin, side.origin + side.along * side.length);
-        double total = 0;
-        for (int k = 0; k < 24; ++k) total += outline_at(side.at(side.length * (0.1 + 0.8 * (k + 0.5) / 24)));
-        return total / 24;
+        return mean_outline([&](double t) { return side.at(side.length * t); });
     }
 
     Corners at_working(const Corners &q) const { return rescaled(q, 1, scale_); }

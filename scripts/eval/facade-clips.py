@@ -7,7 +7,7 @@
 # plaster, industrial walls and a facade with windows, lifted to a pale grey (mean 190) and tiled.
 # The clips are named clip00 … clip07, so that score.py reads them as they are.
 # Usage: facade-clips.py MAKE_SET_DIR OUT SEED    (e.g. ../shared/eval /tmp/facade 5; about 2 minutes)
-import glob, os, sys, zipfile
+import glob, os, shutil, sys, zipfile
 import cv2
 import numpy as np
 
@@ -26,8 +26,7 @@ os.makedirs(sources, exist_ok=True)
 # make_set draws its pages from its own sources folder too: the backgrounds join a copy of it.
 for path in glob.glob(os.path.join(make_set.SRC, "*")):
     if not path.endswith(".md"):
-        with open(path, "rb") as src, open(os.path.join(sources, os.path.basename(path)), "wb") as dst:
-            dst.write(src.read())
+        shutil.copyfile(path, os.path.join(sources, os.path.basename(path)))
 names = []
 with zipfile.ZipFile(PACK) as pack:
     for texture in TEXTURES:
