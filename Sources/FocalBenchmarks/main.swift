@@ -129,6 +129,10 @@ func detectBenchmark(sample: String, rounds: Int, only: String?) throws {
     let classicalHigh = try Detector(type: .rectangle, options: .init(accuracy: .high, usesPageModel: false))
     let low = try Detector(type: .rectangle, options: .init(accuracy: .low))
     let high = try Detector(type: .rectangle, options: .init(accuracy: .high))
+    // As `focal detect` reads a video: tracking on, so that most frames only confirm the pages
+    // already found and a full search runs every tenth frame or when a page is not confirmed.
+    let lowStream = try Detector(type: .rectangle, options: .init(accuracy: .low, tracking: true))
+    let highStream = try Detector(type: .rectangle, options: .init(accuracy: .high, tracking: true))
     let runs: [(String, (Frame) throws -> Int)] = [
         ("textbook recipe (Canny, contours, largest 4-gon)", { try TextbookRectangles.detect(in: $0).count }),
         ("edges only (--no-page-model) .low", { try classicalLow.features(in: $0).count }),
@@ -137,6 +141,8 @@ func detectBenchmark(sample: String, rounds: Int, only: String?) throws {
         ("Focal .high (page network 160 + edges)", { try high.features(in: $0).count }),
         ("  of which the network alone, 96 × 160", { try low.pageMap(for: $0) == nil ? 0 : 1 }),
         ("  of which the network alone, 160 × 288", { try high.pageMap(for: $0) == nil ? 0 : 1 }),
+        ("Focal .low, a stream (tracking, as focal detect)", { try lowStream.features(in: $0).count }),
+        ("Focal .high, a stream (tracking, as focal detect)", { try highStream.features(in: $0).count }),
     ]
     var reference = 0.0
     for (name, run) in runs {
@@ -145,6 +151,9 @@ func detectBenchmark(sample: String, rounds: Int, only: String?) throws {
         var found = 0
         for _ in 0..<rounds {
             found = 0
+            // Each round is the clip from its start, not a cut from its last frame to its first.
+            lowStream.resetTracking()
+            highStream.resetTracking()
             times.append(try seconds { for frame in frames { found += try run(frame) } })
         }
         let perFrame = median(times) / Double(frames.count)

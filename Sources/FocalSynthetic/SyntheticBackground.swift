@@ -7,6 +7,9 @@ public enum SyntheticBackground: Sendable, Hashable {
     /// A dark desk with objects on it (books, devices, a mug), none as light as paper: edges that
     /// compete with a page's without being documents themselves.
     case cluttered
+    /// A pale pebble-dash wall or concrete facade: small stones of many greys, most of them about
+    /// as light as paper, so that a page differs from it in texture more than in brightness.
+    case pebbleDash
     /// One flat colour.
     case plain(Color)
 
@@ -29,6 +32,17 @@ public enum SyntheticBackground: Sendable, Hashable {
             }
             frame = try frame.gaussianBlurred(sigma: 1.2)
             try frame.addNoise(sigma: 4, seed: seed &+ 7)
+            return frame
+        case .pebbleDash:
+            var frame = try Frame(width: width, height: height, format: .bgr8, color: Color(red: 0.8, green: 0.77, blue: 0.72))
+            for _ in 0..<(width * height / 90) {
+                let shade = random.uniform(0.45...0.98)
+                try frame.circle(
+                    center: Point(x: random.uniform(0...Double(width)), y: random.uniform(0...Double(height))),
+                    radius: random.uniform(2...6), color: Color(red: shade, green: shade * 0.96, blue: shade * 0.9))
+            }
+            frame = try frame.gaussianBlurred(sigma: 0.8)
+            try frame.addNoise(sigma: 3, seed: seed &+ 13)
             return frame
         case .cluttered:
             var frame = try Frame(width: width, height: height, format: .bgr8, color: Color(red: 0.22, green: 0.22, blue: 0.25))

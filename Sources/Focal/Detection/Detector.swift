@@ -16,6 +16,9 @@ public final class Detector {
     public let options: DetectorOptions
     private var tracker = FeatureTracker()
     private var previousQuads: [Quad] = []
+    /// The confidence reported for each of previousQuads.
+    private var previousConfidences: [Double] = []
+    private let hold = ConfidenceHold()
     /// Each document track's quad in the last frame, to predict where it will be in the next.
     private var lastQuadByTrack: [Int: Quad] = [:]
     private var framesSinceDiscovery = 0
@@ -88,8 +91,23 @@ public final class Detector {
             }
         }
         framesSinceDiscovery = 0
-        return try RectangleSearch.run(
+        let found = try RectangleSearch.run(
             upright, options: options, pageModel: pageModel, priors: options.tracking ? previousQuads : [])
+        return try found + heldDocuments(in: upright, found: found)
+    }
+
+    /// Documents of the previous frame that the search found only weakly where they were heading,
+    /// held at their tracks' decaying confidence (``ConfidenceHold``).
+    private func heldDocuments(in upright: Frame, found: [RectangleFeature]) throws(FocalError) -> [RectangleFeature] {
+        let expected = zip(previousQuads, previousConfidences).map { ConfidenceHold.Expected(quad: $0, confidence: $1) }
+        guard options.tracking, found.count < options.maximumFeatureCount,
+            hold.isMissing(expected, from: found, minimum: options.minimumConfidence)
+        else { return [] }
+        var relaxed = options
+        relaxed.minimumConfidence = hold.floor
+        let weak = try RectangleSearch.run(upright, options: relaxed, pageModel: pageModel, priors: previousQuads)
+        let held = hold.held(weak, expected: expected, found: found, minimum: options.minimumConfidence)
+        return Array(held.prefix(options.maximumFeatureCount - found.count))
     }
 
     /// Gives the features their tracking IDs and remembers their quads for the next frame.
@@ -100,6 +118,7 @@ public final class Detector {
         let acquisition = type == .text ? 0 : options.acquisitionConfidence
         tracker.assign(&found, quads: &quads, acquisition: acquisition)
         previousQuads = quads
+        previousConfidences = found.map(\.confidence)
         guard type == .rectangle else { return }
         // The next frame's search starts where each document is heading, not where it was: the
         // confirmation refines only a few pixels around its starting quad, and a page moving
@@ -119,6 +138,7 @@ public final class Detector {
     public func resetTracking() {
         tracker.endTracks()
         previousQuads = []
+        previousConfidences = []
         lastQuadByTrack = [:]
         framesSinceDiscovery = 0
     }

@@ -55,7 +55,9 @@ public struct DetectorOptions: Sendable, Equatable {
     public var acquisitionConfidence: Double = 0.8
 
     /// Give each feature a `trackingID` that stays the same while the object stays in view
-    /// (`CIDetectorTracking`). The detector then keeps state: use one detector per stream.
+    /// (`CIDetectorTracking`). The detector then keeps state: use one detector per stream. A
+    /// document found only weakly where its track was heading (a frame smeared by the camera's
+    /// swing) is held for a frame or two at its track's confidence, decayed each frame.
     public var tracking: Bool = false
 
     /// Rectangle detectors find documents with Focal's learned page detector

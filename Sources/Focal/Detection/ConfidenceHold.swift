@@ -1,0 +1,55 @@
+/// Carries a tracked document through the few frames of a stream in which its evidence fades, as
+/// in the motion blur of a camera's swing. In those frames the page network's region map thins
+/// out while the page is still where its track was heading, so the search finds the right quad
+/// with too little confidence to report it. A document continuing its
+/// track at that place keeps its last confidence, decayed a little each frame, while the search
+/// still finds it there at all; a page that leaves, or is covered, stops being found and its track
+/// ends as before.
+struct ConfidenceHold: Sendable {
+    /// The share of a held document's confidence it keeps from one frame to the next while its own
+    /// evidence is weak. Raising it holds tracks through longer blur, and also reports a page a
+    /// little longer after something page-like replaced it in the same place.
+    var retention = 0.85
+    /// The least confidence the search itself must still give the quad for it to be held. Raising
+    /// it drops held documents sooner; lowering it lets weaker look-alikes continue a track.
+    var floor = 0.3
+    /// How closely (intersection over union) the weak quad must lie on where the track was
+    /// heading. Raising it holds only documents that move as predicted.
+    var minimumOverlap = 0.85
+
+    /// A document of the previous frame: where it is expected now, and the confidence reported.
+    struct Expected: Sendable {
+        var quad: Quad
+        var confidence: Double
+    }
+
+    /// Whether some document of the previous frame that could still be held is missing from found.
+    func isMissing(_ expected: [Expected], from found: [RectangleFeature], minimum: Double) -> Bool {
+        expected.contains { document in
+            document.confidence * retention >= minimum && !continues(document, in: found)
+        }
+    }
+
+    private func continues(_ document: Expected, in found: [RectangleFeature]) -> Bool {
+        found.contains { $0.quad.intersectionOverUnion(with: document.quad) >= minimumOverlap }
+    }
+
+    /// The weak sightings (found below `minimum`) that continue one of `expected` which none of
+    /// `found` continues, each with its track's decayed confidence, if that still reaches `minimum`.
+    func held(_ weak: [RectangleFeature], expected: [Expected], found: [RectangleFeature], minimum: Double)
+        -> [RectangleFeature]
+    {
+        var held: [RectangleFeature] = []
+        for document in expected {
+            let confidence = document.confidence * retention
+            guard confidence >= minimum, !continues(document, in: found) else { continue }
+            let sighting = weak.filter { $0.confidence >= floor && $0.confidence < minimum }
+                .max { $0.quad.intersectionOverUnion(with: document.quad) < $1.quad.intersectionOverUnion(with: document.quad) }
+            guard let sighting, sighting.quad.intersectionOverUnion(with: document.quad) >= minimumOverlap,
+                !(found + held).contains(where: { $0.quad.intersectionOverUnion(with: sighting.quad) > 0 })
+            else { continue }
+            held.append(RectangleFeature(quad: sighting.quad, confidence: confidence))
+        }
+        return held
+    }
+}
