@@ -84,7 +84,31 @@ cv::Mat gray_of(const cfocal_image &image) {
     return gray;
 }
 
+namespace {
+
+// Whether an area reduction by scale is k ≥ 2 halvings of src (scale 1/4, 1/8, … and sides that
+// 2^k divides).
+int halvings_for(const cv::Mat &src, double scale) {
+    for (int k = 2, factor = 4; factor <= 64; ++k, factor *= 2)
+        if (std::abs(scale * factor - 1) < 1e-9) return src.cols % factor == 0 && src.rows % factor == 0 ? k : 0;
+    return 0;
+}
+
+}  // namespace
+
 void resize_by(const cv::Mat &src, cv::Mat &dst, double scale, int mode) {
+    // OpenCV 4.6 halves by area in a fast path (0.05 ms a 720p plane) but takes 0.7 ms to quarter
+    // it in one step; successive halvings give the same means but for rounding between them.
+    if (const int halvings = mode == cv::INTER_AREA ? halvings_for(src, scale) : 0) {
+        cv::Mat plane = src;
+        for (int k = 0; k < halvings; ++k) {
+            cv::Mat half;
+            cv::resize(plane, half, cv::Size(plane.cols / 2, plane.rows / 2), 0, 0, cv::INTER_AREA);
+            plane = half;
+        }
+        dst = plane;
+        return;
+    }
     const cv::Size exact(cvRound(src.cols * scale), cvRound(src.rows * scale));
     if (exact.width >= 1 && exact.height >= 1) cv::resize(src, dst, cv::Size(), scale, scale, mode);
     else cv::resize(src, dst, cv::Size(std::max(1, exact.width), std::max(1, exact.height)), 0, 0, mode);
