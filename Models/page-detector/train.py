@@ -37,7 +37,37 @@ def greyed(x, share, rng):
     return torch.where(grey.view(-1, 1, 1, 1), luma, x)
 
 
-def batches(images, targets, index, size, rng, augment, turns=False, shapes=None, grey=0.0):
+def softened(x, share, rng):
+    """x with `share` of its images blurred at the network's own scale, as a video frame's compression
+    and camera blur leave it, reduced to the input: a Gaussian of sigma 0.4-1.2 pixels, and for half of
+    them a motion streak of 2-5 pixels at a random angle. The generator blurs its scenes before it
+    reduces them to a third, so what the network sees is sharp."""
+    chosen = rng.random(len(x)) < share
+    if not chosen.any():
+        return x
+    k = 9
+    r = np.arange(k) - k // 2
+    yy, xx = np.meshgrid(r, r, indexing="ij")
+    kernels = np.zeros((len(x), k, k), np.float32)
+    kernels[:, k // 2, k // 2] = 1
+    for i in np.flatnonzero(chosen):
+        sigma = rng.uniform(0.4, 1.2)
+        g = np.exp(-(xx ** 2 + yy ** 2) / (2 * sigma ** 2))
+        if rng.random() < 0.5:
+            length, angle = rng.uniform(2, 5), rng.uniform(0, np.pi)
+            along = xx * np.cos(angle) + yy * np.sin(angle)
+            across = -xx * np.sin(angle) + yy * np.cos(angle)
+            streak = ((np.abs(along) <= length / 2) & (np.abs(across) <= 0.5)).astype(np.float32)
+            g = F.conv2d(torch.from_numpy(g[None, None]).float(), torch.from_numpy(streak[None, None]),
+                         padding=k // 2)[0, 0].numpy()
+        kernels[i] = g / g.sum()
+    weight = torch.from_numpy(kernels).repeat_interleave(3, 0).unsqueeze(1)  # one kernel a channel
+    b, c, h, w = x.shape
+    blurred = F.conv2d(F.pad(x.reshape(1, b * c, h, w), (k // 2,) * 4, mode="replicate"), weight, groups=b * c)
+    return blurred.reshape(b, c, h, w)
+
+
+def batches(images, targets, index, size, rng, augment, turns=False, shapes=None, grey=0.0, soften=0.0):
     order = rng.permutation(index) if augment else index
     for i in range(0, len(order) - (size - 1 if augment else 0), size):
         sel = np.sort(order[i:i + size])
@@ -61,6 +91,8 @@ def batches(images, targets, index, size, rng, augment, turns=False, shapes=None
                 x = F.interpolate(x, size=shape, mode="area")
                 soft = F.interpolate(y, size=shape, mode="bilinear", align_corners=False)
                 y = torch.cat([(soft[:, :1] > 0.5).float(), (soft[:, 1:] > 0.25).float()], 1)
+            if soften > 0:
+                x = softened(x, soften, rng)
         yield x, y
 
 
@@ -160,6 +192,8 @@ def main():
                          "page, outline and corner heads (targets from generate.py --corners)")
     ap.add_argument("--average-last", type=int, default=1,
                     help="save the mean of the weights after each of the last N epochs (1: the last epoch's)")
+    ap.add_argument("--soften", type=float, default=0.0,
+                    help="the share of training images blurred at the input's scale (video frames, motion)")
     ap.add_argument("--grey", type=float, default=0.0, help="the share of training images turned grey (single-channel cameras)")
     ap.add_argument("--encoder-lr", type=float, default=0.3, help="with --lite, the pretrained encoder's learning rate as a share of --lr")
     ap.add_argument("--init", help="start from these weights (a .pt from this script, or an exported .onnx) "
@@ -210,7 +244,7 @@ def main():
     for epoch in range(a.epochs):
         running = 0.0
         for x, y in batches(images, targets, train_idx, a.batch, rng, True, a.any_orientation, LITE_SHAPES if a.lite else None,
-                            a.grey):
+                            a.grey, a.soften):
             # cosine over whichever budget runs out first: steps or minutes
             progress = max(step / total_steps, (time.time() - start) / budget)
             if progress >= 1:

@@ -7,8 +7,8 @@ public enum SyntheticBackground: Sendable, Hashable {
     /// A dark desk with objects on it (books, devices, a mug), none as light as paper: edges that
     /// compete with a page's without being documents themselves.
     case cluttered
-    /// A pale pebble-dash wall or concrete facade: small stones of many greys, most of them about
-    /// as light as paper, so that a page differs from it in texture more than in brightness.
+    /// A pale pebble-dash wall or concrete facade: small stones of many greys on a pale ground, the
+    /// lightest as light as paper, so that a page differs from it in texture more than in brightness.
     case pebbleDash
     /// One flat colour.
     case plain(Color)
