@@ -80,7 +80,7 @@ public final class Detector {
 
     /// The documents in an upright frame. While tracking, most frames only confirm where the
     /// documents already are; the full search runs every `discoveryInterval` frames, or when a
-    /// document is not confirmed.
+    /// document is not confirmed, and a document it finds only weakly may be held.
     private func documents(in upright: Frame) throws(FocalError) -> [RectangleFeature] {
         if options.tracking, !previousQuads.isEmpty, framesSinceDiscovery < Self.discoveryInterval {
             let confirmed = try RectangleSearch.run(
@@ -93,7 +93,9 @@ public final class Detector {
         framesSinceDiscovery = 0
         let found = try RectangleSearch.run(
             upright, options: options, pageModel: pageModel, priors: options.tracking ? previousQuads : [])
-        return try found + heldDocuments(in: upright, found: found)
+        let held = try heldDocuments(in: upright, found: found)
+        // Best first, as a search reports them: a held document may be surer than one just found.
+        return held.isEmpty ? found : (found + held).sorted { $0.confidence > $1.confidence }
     }
 
     /// Documents of the previous frame that the search found only weakly where they were heading,
