@@ -40,24 +40,19 @@ import Testing
         #expect(error < 10, "corner error \(error) px: \(found[0].quad.corners)")
     }
 
-    /// The sheet is white on a white desk; a dark cylinder and a box stand on it, hiding part of
-    /// two sides and a corner; the camera gives single-channel 640 × 480 frames.
     /// A page on a pale pebble-dash wall, in a video frame smeared by the camera swinging past: the
     /// network read the page's region away when a video frame was averaged to its input by area
     /// (at .high, confidence 0.51 before 0.7.0, 0.94 since).
     @Test(arguments: [DetectorOptions.Accuracy.high, .low])
     func aPageOnAPebbleDashWallInASmearedVideoFrameIsFound(accuracy: DetectorOptions.Accuracy) throws {
-        let truth = ConfidenceHoldTests.truth
-        let frame = try SyntheticScene(
-            background: try ConfidenceHoldTests.wall(), page: try Self.page(seed: 32), corners: truth,
-            blur: .init(sigma: 1.5, motionLength: 16, motionAngle: 80), noise: 2, seed: 33
-        ).frame.converted(to: .yuv420)
-        let found = try Self.found(frame, accuracy: accuracy)
+        let found = try Self.found(try ConfidenceHoldTests.frame(motion: 16), accuracy: accuracy)
         try #require(!found.isEmpty, "nothing found")
-        let error = RectangleDetectorTests.cornerError(found[0].quad, truth)
+        let error = RectangleDetectorTests.cornerError(found[0].quad, ConfidenceHoldTests.truth)
         #expect(error < 8, "corner error \(error) px: \(found[0].quad.corners)")
     }
 
+    /// The sheet is white on a white desk; a dark cylinder and a box stand on it, hiding part of
+    /// two sides and a corner; the camera gives single-channel 640 × 480 frames.
     @Test func aWhiteSheetUnderStandingObjectsSeenByAGreyCameraIsFound() throws {
         let width = 640, height = 480
         let truth = SyntheticScene.corners(
