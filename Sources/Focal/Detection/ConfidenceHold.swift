@@ -25,13 +25,13 @@ struct ConfidenceHold: Sendable {
 
     /// Whether some document of the previous frame that could still be held is missing from found.
     func isMissing(_ expected: [Expected], from found: [RectangleFeature], minimum: Double) -> Bool {
-        expected.contains { document in
-            document.confidence * retention >= minimum && !continues(document, in: found)
-        }
+        expected.contains { holdable($0, beside: found, minimum: minimum) }
     }
 
-    private func continues(_ document: Expected, in found: [RectangleFeature]) -> Bool {
-        found.contains { $0.quad.intersectionOverUnion(with: document.quad) >= minimumOverlap }
+    /// Whether document's decayed confidence still reaches minimum and none of found continues it.
+    private func holdable(_ document: Expected, beside found: [RectangleFeature], minimum: Double) -> Bool {
+        document.confidence * retention >= minimum
+            && !found.contains { $0.quad.intersectionOverUnion(with: document.quad) >= minimumOverlap }
     }
 
     /// The weak sightings (found below `minimum`) that continue one of `expected` which none of
@@ -39,16 +39,15 @@ struct ConfidenceHold: Sendable {
     func held(_ weak: [RectangleFeature], expected: [Expected], found: [RectangleFeature], minimum: Double)
         -> [RectangleFeature]
     {
+        let sightings = weak.filter { $0.confidence >= floor && $0.confidence < minimum }
         var held: [RectangleFeature] = []
-        for document in expected {
-            let confidence = document.confidence * retention
-            guard confidence >= minimum, !continues(document, in: found) else { continue }
-            let sighting = weak.filter { $0.confidence >= floor && $0.confidence < minimum }
-                .max { $0.quad.intersectionOverUnion(with: document.quad) < $1.quad.intersectionOverUnion(with: document.quad) }
-            guard let sighting, sighting.quad.intersectionOverUnion(with: document.quad) >= minimumOverlap,
-                !(found + held).contains(where: { $0.quad.intersectionOverUnion(with: sighting.quad) > 0 })
+        for document in expected where holdable(document, beside: found, minimum: minimum) {
+            let nearest = sightings.map { (feature: $0, overlap: $0.quad.intersectionOverUnion(with: document.quad)) }
+                .max { $0.overlap < $1.overlap }
+            guard let nearest, nearest.overlap >= minimumOverlap,
+                !(found + held).contains(where: { $0.quad.intersectionOverUnion(with: nearest.feature.quad) > 0 })
             else { continue }
-            held.append(RectangleFeature(quad: sighting.quad, confidence: confidence))
+            held.append(RectangleFeature(quad: nearest.feature.quad, confidence: document.confidence * retention))
         }
         return held
     }
