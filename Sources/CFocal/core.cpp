@@ -96,16 +96,19 @@ int halvings_for(const cv::Mat &src, double scale) {
 
 }  // namespace
 
+cv::Mat halved(const cv::Mat &plane) {
+    cv::Mat half;
+    cv::resize(plane(cv::Rect(0, 0, plane.cols & ~1, plane.rows & ~1)), half, cv::Size(plane.cols / 2, plane.rows / 2),
+               0, 0, cv::INTER_AREA);
+    return half;
+}
+
 void resize_by(const cv::Mat &src, cv::Mat &dst, double scale, int mode) {
     // OpenCV 4.6 halves by area in a fast path (0.05 ms a 720p plane) but takes 0.7 ms to quarter
     // it in one step; successive halvings give the same means but for rounding between them.
     if (const int halvings = mode == cv::INTER_AREA ? halvings_for(src, scale) : 0) {
         cv::Mat plane = src;
-        for (int k = 0; k < halvings; ++k) {
-            cv::Mat half;
-            cv::resize(plane, half, cv::Size(plane.cols / 2, plane.rows / 2), 0, 0, cv::INTER_AREA);
-            plane = half;
-        }
+        for (int k = 0; k < halvings; ++k) plane = halved(plane);
         dst = plane;
         return;
     }

@@ -70,6 +70,9 @@ cfocal_image view_of_mat(const cv::Mat &mat, int32_t format);
 // neither side goes below one pixel: a 1 x 5000 image scaled to a 320-pixel working size would
 // otherwise ask OpenCV for an empty image, and fail.
 void resize_by(const cv::Mat &src, cv::Mat &dst, double scale, int mode);
+// plane at half its size, each pixel the mean of 2 × 2 (an odd last row or column dropped): OpenCV
+// 4.6's fast path of an area reduction.
+cv::Mat halved(const cv::Mat &plane);
 
 // The gray level below which `fraction` of an 8-bit image's pixels lie.
 double percentile(const cv::Mat &gray, double fraction);

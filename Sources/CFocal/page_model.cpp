@@ -42,12 +42,7 @@ cv::Mat squeezed_input(const cfocal_image &image, const cv::Rect &roi, cv::Size 
     // 5: 0.968 → 0.978 at .high, 0.949 → 0.983 at .low), and it costs less (at .high, 0.06 instead
     // of 0.25 ms a plane for the last step).
     auto mipmapped = [&](cv::Mat plane) {
-        while (plane.cols / 2 >= 1.5 * size.width && plane.rows / 2 >= 1.5 * size.height) {
-            cv::Mat half;
-            cv::resize(plane(cv::Rect(0, 0, plane.cols & ~1, plane.rows & ~1)), half,
-                       cv::Size(plane.cols / 2, plane.rows / 2), 0, 0, cv::INTER_AREA);
-            plane = half;
-        }
+        while (plane.cols / 2 >= 1.5 * size.width && plane.rows / 2 >= 1.5 * size.height) plane = halved(plane);
         // A plane the halvings could not bring near the input (a frame squeezed to a square, a
         // 640 × 480 frame at .high) is averaged over the rest of the way instead: interpolating
         // from 2.5 or more pixels apart would alias.
