@@ -19,11 +19,14 @@ Scenes are composed from
 The held-out evaluation material is never read: see MODEL_CARD.md for what is excluded.
 
 Usage: generate.py --out DIR --count N [--seed S] [--size 192] [--workers 2] [--extra P] [--crossing P]
+                   [--stacking P]
 With --extra P, each document is, with probability P, one of the kinds the first model misses most:
 an ID card (front or back with its magnetic stripe), a card held up by a hand, or an open book
 whose two pages are two pages. With --crossing P, a scene with documents gets, with probability P,
-a cable or a pen lying across one of them and out over the desk. Without them (P = 0) the scenes
-are those of the first stage, draw for draw.
+a cable or a pen lying across one of them and out over the desk. With --stacking P, a scene with
+documents gets, with probability P, another page laid on one of them, turned and pushed off so that
+the sheet below shows along one or two of its sides (a page on a stack of papers). Without them
+(P = 0) the scenes are those of the first stage, draw for draw.
 Writes DIR/images.npy (N×S×S×3 uint8, BGR) and DIR/targets.npy (N×2×S×S uint8, 0/255).
 """
 import argparse
@@ -647,7 +650,36 @@ def degrade(rng, img):
     return img
 
 
-def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False):
+def laid_on(rng, W, H, below):
+    """Where a page laid on the quad below goes: that quad scaled by 0.75–1.0 and turned by up to
+    15 degrees about its centre, then pushed 8–25 % of its size off towards a side."""
+    centre = below.mean(0)
+    size = math.sqrt(abs(cv2.contourArea(below)))
+    turn, direction = math.radians(rng.uniform(-15, 15)), rng.uniform(0, 2 * math.pi)
+    c, s = math.cos(turn), math.sin(turn)
+    q = (below - centre) @ np.array([[c, s], [-s, c]]) * rng.uniform(0.75, 1.0)
+    return (q + centre + rng.uniform(0.08, 0.25) * size * np.array([math.cos(direction), math.sin(direction)])).astype(np.float32)
+
+
+def lay_page_on(rng, scene, quads, masks):
+    """Lays a rendered page on one of quads. The sheet below is no longer a document to find, only
+    paper showing along the laid page's sides (a page on a stack of papers is the page on top): its
+    mask and quad leave the targets, and the other masks lose what the laid page covers."""
+    H, W = scene.shape[:2]
+    index = int(rng.integers(len(quads)))
+    doc, _ = render_document(rng)
+    for _try in range(20):
+        q = laid_on(rng, W, H, quads[index])
+        if abs(cv2.contourArea(q)) >= 0.02 * W * H and inside_fraction(q, W, H) >= 0.6:
+            break
+    else:
+        return masks
+    full = place_document(rng, scene, quads, doc, q, curl=rng.random() < 0.3)
+    del quads[index]
+    return [np.where(full > 0, 0, m).astype(np.uint8) for i, m in enumerate(masks) if i != index] + [full]
+
+
+def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0):
     rng = np.random.default_rng(seed)
     load_pools()
     # frames are landscape or portrait, squeezed to a square as the detector squeezes them
@@ -701,6 +733,9 @@ def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False):
             masks.append(full)
         if special == "held":
             hold(rng, scene, q)
+    # --stacking: a page on a stack of papers, turned and pushed off the sheet below it
+    if stacking > 0 and quads and rng.random() < stacking:
+        masks = lay_page_on(rng, scene, quads, masks)
     for _ in range(int(rng.integers(0, 4)) if rng.random() < 0.6 else 0):
         occlude(rng, scene)
     # --crossing: a cable or a pen across a document, which the network took for a page's edge
@@ -743,8 +778,8 @@ def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False):
 
 
 def _job(args):
-    seed, size, extra, crossing, corners = args
-    return sample(seed, size, extra, crossing, corners)
+    seed, size, extra, crossing, corners, stacking = args
+    return sample(seed, size, extra, crossing, corners, stacking)
 
 
 def main():
@@ -761,12 +796,15 @@ def main():
     ap.add_argument("--crossing", type=float, default=0.0,
                     help="chance that a scene with documents gets a cable or a pen lying across one of them "
                          "(0: no such draw, as before)")
+    ap.add_argument("--stacking", type=float, default=0.0,
+                    help="chance that a scene with documents gets another page laid on one of them, turned and "
+                         "pushed off (0: no such draw, as before)")
     ap.add_argument("--corners", action="store_true",
                     help="a third target map, a disc at each page corner (without it, two maps, as before)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     cv2.setNumThreads(1)
-    jobs = [(a.seed * 1_000_003 + i, a.size, a.extra, a.crossing, a.corners) for i in range(a.count)]
+    jobs = [(a.seed * 1_000_003 + i, a.size, a.extra, a.crossing, a.corners, a.stacking) for i in range(a.count)]
     images = np.lib.format.open_memmap(os.path.join(a.out, "images.tmp.npy"), "w+", np.uint8, (a.count, a.size, a.size, 3))
     targets = np.lib.format.open_memmap(os.path.join(a.out, "targets.tmp.npy"), "w+", np.uint8, (a.count, 3 if a.corners else 2, a.size, a.size))
     with Pool(a.workers, initializer=load_pools) as pool:

@@ -5,8 +5,8 @@ import Testing
 
 /// Rendered scenes of the kinds real desks show and the page network once missed: a page among
 /// clutter with pens and a cable across it, a white sheet on a white desk under objects standing
-/// on it, seen by a grey 640 × 480 camera, a sheet bowed in a hand, and a page that fills the
-/// frame. Each is found with its corners within a few pixels of where the page was drawn.
+/// on it, seen by a grey 640 × 480 camera, a sheet bowed in a hand, a page on a stack of papers,
+/// and a page that fills the frame. Each is found with its corners within a few pixels of where the page was drawn.
 @Suite struct HardPageSceneTests {
     static func page(seed: UInt64) throws -> SyntheticPage { try SyntheticPage(width: 425, height: 550, seed: seed) }
 
@@ -120,6 +120,28 @@ import Testing
         let jaccard = found[0].quad.intersectionOverUnion(with: truth)
         let error = RectangleDetectorTests.cornerError(found[0].quad, truth)
         #expect(jaccard > 0.98 && error < 4, "Jaccard index \(jaccard), corner error \(error) px: \(found[0].quad.corners)")
+    }
+
+    /// A page lying on a stack of other papers, turned and pushed off so that the sheet below shows
+    /// along two of its sides: the page on top is the document, not the stack's outline around both.
+    /// Not yet: the network takes both sheets for one page, and the quad joins the lower sheet's
+    /// sides to the upper's (Models/page-detector/MODEL_CARD.md, "Limits").
+    @Test(arguments: [DetectorOptions.Accuracy.high, .low])
+    func aPageOnAStackOfPapersIsFoundNotTheStack(accuracy: DetectorOptions.Accuracy) throws {
+        let width = 1280, height = 720
+        let below = SyntheticScene.corners(
+            frameWidth: width, frameHeight: height, center: Point(x: 600, y: 360), fill: 0.8, rotation: -3, tilt: 0.15)
+        let truth = SyntheticScene.corners(
+            frameWidth: width, frameHeight: height, center: Point(x: 660, y: 395), fill: 0.72, rotation: 9, tilt: 0.15)
+        let desk = try SyntheticBackground.wood.render(width: width, height: height, seed: 27)
+        let stack = try SyntheticScene(background: desk, page: try Self.page(seed: 28), corners: below).frame
+        let frame = try SyntheticScene(background: stack, page: try Self.page(seed: 29), corners: truth, noise: 2).frame
+        let found = try Self.found(frame, accuracy: accuracy)
+        try #require(!found.isEmpty, "nothing found")
+        let error = RectangleDetectorTests.cornerError(found[0].quad, truth)
+        withKnownIssue("the sheet below is taken for part of the page") {
+            #expect(error < 10, "corner error \(error) px: \(found[0].quad.corners)")
+        }
     }
 
     /// A page photographed from close by: its corners a few pixels inside the frame's.
