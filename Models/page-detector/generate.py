@@ -650,7 +650,7 @@ def degrade(rng, img):
     return img
 
 
-def laid_on(rng, W, H, below):
+def laid_on(rng, below):
     """Where a page laid on the quad below goes: that quad scaled by 0.75–1.0 and turned by up to
     15 degrees about its centre, then pushed 8–25 % of its size off towards a side."""
     centre = below.mean(0)
@@ -669,7 +669,7 @@ def lay_page_on(rng, scene, quads, masks):
     index = int(rng.integers(len(quads)))
     doc, _ = render_document(rng)
     for _try in range(20):
-        q = laid_on(rng, W, H, quads[index])
+        q = laid_on(rng, quads[index])
         if abs(cv2.contourArea(q)) >= 0.02 * W * H and inside_fraction(q, W, H) >= 0.6:
             break
     else:

@@ -5,8 +5,9 @@ import Testing
 
 /// Rendered scenes of the kinds real desks show and the page network once missed: a page among
 /// clutter with pens and a cable across it, a white sheet on a white desk under objects standing
-/// on it, seen by a grey 640 × 480 camera, a sheet bowed in a hand, a page on a stack of papers,
-/// and a page that fills the frame. Each is found with its corners within a few pixels of where the page was drawn.
+/// on it, seen by a grey 640 × 480 camera, a sheet bowed in a hand, and a page that fills the
+/// frame. Each is found with its corners within a few pixels of where the page was drawn; a page on
+/// a stack of papers is not yet.
 @Suite struct HardPageSceneTests {
     static func page(seed: UInt64) throws -> SyntheticPage { try SyntheticPage(width: 425, height: 550, seed: seed) }
 
