@@ -14,19 +14,15 @@ import glob, json, os, sys
 import cv2
 import numpy as np
 
+from photos import PHONE_PHOTOS, flattened
+
 out, seed, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 rng = np.random.default_rng(seed)
-photos = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../Tests/FocalTests/Resources/phone_photos')
 pages = []
-for still in json.load(open(os.path.join(photos, 'corners.json')))['stills']:
+for still in json.load(open(os.path.join(PHONE_PHOTOS, 'corners.json')))['stills']:
     if still['group'] != 'page':
         continue
-    image = cv2.imread(os.path.join(photos, still['file']))
-    q = np.float32(still['quad'])
-    w = int((np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2)
-    h = int((np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2)
-    flat = cv2.getPerspectiveTransform(q, np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
-    pages.append(cv2.warpPerspective(image, flat, (w, h)))
+    pages.append(flattened(cv2.imread(os.path.join(PHONE_PHOTOS, still['file'])), still['quad']))
 backgrounds = sorted(glob.glob('/usr/share/backgrounds/*.jpg'))
 if not backgrounds:
     sys.exit('bow-photos.py: no /usr/share/backgrounds/*.jpg; run scripts/install-deps.sh --train')

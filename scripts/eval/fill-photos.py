@@ -9,18 +9,18 @@ import json, os, sys
 import cv2
 import numpy as np
 
+from photos import PHONE_PHOTOS, box_around
+
 margin, out = float(sys.argv[1]), sys.argv[2]
-photos = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../Tests/FocalTests/Resources/phone_photos')
 os.makedirs(out, exist_ok=True)
 stills = []
-for still in json.load(open(os.path.join(photos, 'corners.json')))['stills']:
-    image = cv2.imread(os.path.join(photos, still['file']))
+for still in json.load(open(os.path.join(PHONE_PHOTOS, 'corners.json')))['stills']:
+    image = cv2.imread(os.path.join(PHONE_PHOTOS, still['file']))
     h, w = image.shape[:2]
     quad = np.array(still['quad'], float)
-    (x0, y0), (x1, y1) = quad.min(0), quad.max(0)
-    mx, my = margin * (x1 - x0), margin * (y1 - y0)
-    x0, y0 = int(round(max(0, x0 - mx))), int(round(max(0, y0 - my)))
-    x1, y1 = int(round(min(w, x1 + mx))), int(round(min(h, y1 + my)))
+    x0, y0, x1, y1 = box_around(quad, margin)
+    x0, y0 = int(round(max(0, x0))), int(round(max(0, y0)))
+    x1, y1 = int(round(min(w, x1))), int(round(min(h, y1)))
     name = os.path.splitext(still['file'])[0] + '.png'
     cv2.imwrite(os.path.join(out, name), image[y0:y1, x0:x1])
     stills.append(dict(still, file=name, quad=(quad - [x0, y0]).tolist(), width=x1 - x0, height=y1 - y0))

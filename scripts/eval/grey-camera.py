@@ -10,6 +10,8 @@ import json, os, sys
 import cv2
 import numpy as np
 
+from photos import box_around
+
 src, out = sys.argv[1], sys.argv[2]
 os.makedirs(out, exist_ok=True)
 stills = []
@@ -17,9 +19,7 @@ for still in json.load(open(os.path.join(src, 'corners.json')))['stills']:
     image = cv2.imread(os.path.join(src, still['file']))
     h, w = image.shape[:2]
     q = np.array(still['quad'], float)
-    (x0, y0), (x1, y1) = q.min(0), q.max(0)
-    mx, my = 0.12 * (x1 - x0), 0.12 * (y1 - y0)
-    x0, y0, x1, y1 = x0 - mx, y0 - my, x1 + mx, y1 + my
+    x0, y0, x1, y1 = box_around(q, 0.12)
     landscape = w >= h
     ratio = 4 / 3 if landscape else 3 / 4
     if (x1 - x0) / (y1 - y0) < ratio:

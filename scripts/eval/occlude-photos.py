@@ -13,9 +13,10 @@ import json, os, sys
 import cv2
 import numpy as np
 
+from photos import PHONE_PHOTOS
+
 kind, out = sys.argv[1], sys.argv[2]
-photos = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../Tests/FocalTests/Resources/phone_photos')
-truth = json.load(open(os.path.join(photos, 'corners.json')))
+truth = json.load(open(os.path.join(PHONE_PHOTOS, 'corners.json')))
 rng = np.random.default_rng(5)
 os.makedirs(out, exist_ok=True)
 
@@ -29,7 +30,7 @@ def ordered(quad):
 
 
 for still in truth['stills']:
-    img = cv2.imread(os.path.join(photos, still['file']))
+    img = cv2.imread(os.path.join(PHONE_PHOTOS, still['file']))
     c = np.array(still['quad'], float)
     if kind == 'laid-cable':
         tl, tr, br, bl = ordered(still['quad'])

@@ -12,8 +12,9 @@ import json, os, sys
 import cv2
 import numpy as np
 
+from photos import RESOURCES, flattened
+
 seed, out = int(sys.argv[1]), sys.argv[2]
-resources = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../Tests/FocalTests/Resources')
 rng = np.random.default_rng(seed)
 
 
@@ -21,20 +22,12 @@ def photos():
     """(image, quad, name) of every photo of a single page with its four corners in the frame."""
     found = []
     for folder, groups in (('phone_photos', {'page'}), ('jscanify_photos', {'tuning'})):
-        for still in json.load(open(os.path.join(resources, folder, 'corners.json')))['stills']:
+        for still in json.load(open(os.path.join(RESOURCES, folder, 'corners.json')))['stills']:
             quad = np.array(still['quad'], float)
             inside = (quad >= 0).all() and (quad[:, 0] < still['width']).all() and (quad[:, 1] < still['height']).all()
             if still['group'] in groups and inside:
-                found.append((cv2.imread(os.path.join(resources, folder, still['file'])), quad, still['file']))
+                found.append((cv2.imread(os.path.join(RESOURCES, folder, still['file'])), quad, still['file']))
     return found
-
-
-def flattened(image, quad):
-    """The page inside quad, warped to a rectangle of its sides' mean lengths."""
-    width = int((np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2)
-    height = int((np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2)
-    corners = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
-    return cv2.warpPerspective(image, cv2.getPerspectiveTransform(np.float32(quad), corners), (width, height))
 
 
 def placement(sheet, size):
