@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-# A page lying on another sheet, for measuring the detector on a stack of papers (development only,
-# not used by tests). Each scene is a real photo of a page (the phone photos' and jscanify's, in
+# A page lying on another sheet, for measuring the detector on a stack of papers (development; one
+# scene of seed 1, halved, is Tests/FocalTests/Resources/stacked_photos). Each scene is a real photo of a page (the phone photos' and jscanify's, in
 # Tests/FocalTests/Resources; jscanify's held-apart photos are left out, to stay held apart); onto
 # that page another photo's page, cut out along its annotated quad and flattened, is laid in the
 # same perspective: about as large, turned a little and pushed off towards a side, so that the sheet
