@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 # A page lying on another sheet, for measuring the detector on a stack of papers (development; one
-# scene of seed 1, halved, is Tests/FocalTests/Resources/stacked_photos). Each scene is a real photo of a page (the phone photos' and jscanify's, in
-# Tests/FocalTests/Resources; jscanify's held-apart photos are left out, to stay held apart); onto
-# that page another photo's page, cut out along its annotated quad and flattened, is laid in the
-# same perspective: about as large, turned a little and pushed off towards a side, so that the sheet
-# below shows along one or two of its sides, with a soft shadow.
+# scene of seed 1, halved, is Tests/FocalTests/Resources/stacked_photos). Each scene is a real photo
+# of a page (the phone photos' and jscanify's, in Tests/FocalTests/Resources; jscanify's held-apart
+# photos are left out, to stay held apart); onto that page another photo's page, cut out along its
+# annotated quad and flattened, is laid in the same perspective: about as large, turned a little and
+# pushed off towards a side, so that the sheet below shows along one or two of its sides, with a
+# soft shadow.
 # The laid page is the document to find. Writes OUT/NAME.png and OUT/corners.json, to score with
 # ../shared/eval/score.py --gt OUT/corners.json --pred P after focal detect on each PNG.
 # Usage: stack-photos.py SEED OUT    (e.g. 1 /tmp/stack1; needs numpy and opencv-python)
