@@ -993,7 +993,39 @@ public:
     // The network's page regions, and at .high quads on the straight stretches of its outline.
     void network_candidates() {
         if (!learned_) return;
-        view_ = network_view(page_maps_in(o_.page_model, image_, o_.page_model_input, o_.page_model_view), small_.size());
+        first_look_ = page_maps_in(o_.page_model, image_, o_.page_model_input, o_.page_model_view);
+        network_candidates(first_look_);
+    }
+
+    // Whether a second look (look_again) can be taken: a second model is given and this is a search.
+    bool can_look_again() const { return learned_ && o_.second_look_model != nullptr && !o_.priors_only; }
+
+    // Every candidate found again with the second model's maps (the network at another input)
+    // added to the first look's, the greater of the two at each pixel, for a frame in which the
+    // first look found nothing. At one input the network sometimes draws a page's outline and
+    // leaves its region dark (a motion-blurred page on a rough facade at 160), where another
+    // fills it. The greater of the two keeps what the first look saw: a window onto a street that
+    // the first network fills, and the search refuses, is not replaced by the second network's
+    // patchier view of it (PageModelTests' window, which .low's network alone reports).
+    void look_again() {
+        const PageMaps second = page_maps_in(o_.second_look_model, image_, o_.second_look_input, o_.page_model_view);
+        auto added = [](const cv::Mat &first, const cv::Mat &other) {
+            cv::Mat scaled, out;
+            cv::resize(other, scaled, first.size(), 0, 0, cv::INTER_LINEAR);
+            cv::max(first, scaled, out);
+            return out;
+        };
+        const PageMaps both{added(first_look_.page, second.page), added(first_look_.outline, second.outline)};
+        candidates_.clear();
+        agreed_.clear();
+        network_candidates(both);
+        outline_candidates();
+        rank();
+    }
+
+    // Candidates from the network's maps (network_candidates above).
+    void network_candidates(const PageMaps &maps) {
+        view_ = network_view(maps, small_.size());
         for (const auto &q : network_quads(view_, min_area_))
             if (acceptable(q)) {
                 const double agreement = agreement_with(q);
@@ -1369,6 +1401,7 @@ private:
     cv::Mat full_, small_, smooth_, gx_, gy_, strong_edges_;
     double scale_ = 1, shorter_ = 0, min_side_ = 0, min_area_ = 0, bright_reference_ = 0, give_up_ = 0;
     bool learned_ = false;
+    PageMaps first_look_;
     NetworkView view_;
     std::vector<std::pair<Corners, double>> agreed_;  // agreement_with()'s quads so far
     std::vector<Candidate> candidates_;
@@ -1390,7 +1423,13 @@ cfocal_status cfocal_detect_quads(const cfocal_image *image, const cfocal_quad_o
         search.outline_candidates();
         search.line_candidates();
         search.rank();
-        search.report(search.choose(std::max(0, std::min(int(capacity), int(options->max_results)))), out, count);
+        const int limit = std::max(0, std::min(int(capacity), int(options->max_results)));
+        std::vector<Candidate> kept = search.choose(limit);
+        if (kept.empty() && limit > 0 && search.can_look_again()) {
+            search.look_again();
+            kept = search.choose(limit);
+        }
+        search.report(kept, out, count);
         return CFOCAL_OK;
     });
 }

@@ -23,7 +23,7 @@ import Testing
 
     @Test func aTrackedPageIsHeldThroughAFrameOfBlurAndLetGoWhenTheBlurLasts() throws {
         let detector = try Detector(type: .rectangle, options: Self.options)
-        let sharp = try Self.frame(motion: 0), smeared = try Self.frame(motion: 24)
+        let sharp = try Self.frame(motion: 0), smeared = try Self.frame(motion: 32)
         let before = try detector.rectangles(in: sharp) + detector.rectangles(in: sharp)
         try #require(before.count == 2 && before.allSatisfy { $0.trackingID == 1 && $0.confidence >= 0.9 })
         // On its own, the smeared frame's page is not sure enough to report.

@@ -280,6 +280,9 @@ typedef struct {
     cfocal_page_model *page_model;   /* documents from the page network (NULL: edges and outlines only) */
     int32_t page_model_input;        /* its input size, a multiple of 32 */
     int32_t page_model_view;         /* how it sees the image: a cfocal_page_view */
+    cfocal_page_model *second_look_model; /* where nothing is found: a second look, this model's maps at
+                                             second_look_input added to the first (NULL: none) */
+    int32_t second_look_input;
     int32_t page_outline_lines;      /* 1: quads on the straight stretches of its outline map too (about 1 ms at
                                         640 px; mends regions that leak into a pale desk or a shadow) */
     int32_t straight_edge_count;     /* straight edges tried for quads when nothing else convinced */

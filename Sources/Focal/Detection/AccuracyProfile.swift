@@ -20,6 +20,15 @@ struct AccuracyProfile: Sendable {
     /// also looked at squares along the frame at `.high` (four passes for 16:9, 22 fps); this one,
     /// pretrained on photographs, sees as well in one pass.
     var pageModelView: cfocal_page_view
+    /// The network's input for a second look at a frame in which the first found no document,
+    /// its maps added to the first's (nil: none). At `.high`, 96: at 160 the network sometimes
+    /// draws a page's outline and leaves its region dark (a motion-blurred page on a rough facade),
+    /// which at 96 it fills (stills of the evaluation clips, seeds 7 and 5: 0.956 → 0.983 and
+    /// 0.890 → 0.974; clips of seed 7 0.976 → 0.987, facades 0.984 → 0.991). At `.low`, 128 (facade
+    /// clips of seed 9 0.952 → 0.981, stills of seed 5 0.934 → 0.946). It costs a second network
+    /// pass (about 5 ms at 96, 9 at 128, a 720p frame) on each frame in which nothing was found,
+    /// and none where a page was; no empty frame of the evaluation clips gained a page.
+    var secondLookPageModelInput: Int?
     /// Whether quads on the straight stretches of the network's outline map are candidates too
     /// (about 1 ms at 640 px; mends page regions that leak into a pale desk or a shadow).
     var outlineLines: Bool
@@ -37,11 +46,13 @@ struct AccuracyProfile: Sendable {
         switch accuracy {
         case .low:
             AccuracyProfile(
-                workingSize: 320, pageModelInput: 96, pageModelView: CFOCAL_PAGE_VIEW_PROPORTIONAL, outlineLines: false,
+                workingSize: 320, pageModelInput: 96, pageModelView: CFOCAL_PAGE_VIEW_PROPORTIONAL,
+                secondLookPageModelInput: 128, outlineLines: false,
                 straightEdgeCount: 10, findsFaceLandmarks: false, usesTextNetwork: false)
         case .high:
             AccuracyProfile(
-                workingSize: 640, pageModelInput: 160, pageModelView: CFOCAL_PAGE_VIEW_PROPORTIONAL, outlineLines: true,
+                workingSize: 640, pageModelInput: 160, pageModelView: CFOCAL_PAGE_VIEW_PROPORTIONAL,
+                secondLookPageModelInput: 96, outlineLines: true,
                 straightEdgeCount: 14, findsFaceLandmarks: true, usesTextNetwork: true)
         }
     }

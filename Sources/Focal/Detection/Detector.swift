@@ -27,6 +27,8 @@ public final class Detector {
     private let cascadeFolder: String?
     private let textSearch: TextSearch?
     private let pageModel: PageModel?
+    /// The page model at the accuracy's second input, for frames in which `pageModel` found nothing.
+    private let secondLookPageModel: PageModel?
 
     /// - Throws: `.invalidArgument` for options out of range; `.modelMissing` for `.face` when
     ///   OpenCV's Haar cascades (Debian's `opencv-data`) are not installed, and for `.text` at
@@ -38,13 +40,22 @@ public final class Detector {
         self.options = try options.validated()
         cascadeFolder = type == .face ? try HaarCascades.folder() : nil
         textSearch = type == .text ? try TextSearch(options: self.options) : nil
+        let learned = type == .rectangle && options.usesPageModel
         pageModel =
-            type == .rectangle && options.usesPageModel
+            learned
             ? try PageModel.borrow(path: options.pageModelPath, inputSize: PageModel.inputSize(for: options.accuracy)) : nil
+        let secondLook = AccuracyProfile.of(options.accuracy).secondLookPageModelInput
+        secondLookPageModel =
+            learned
+            ? try secondLook.map { (input) throws(FocalError) in
+                try PageModel.borrow(path: options.pageModelPath, inputSize: input)
+            }
+            : nil
     }
 
     deinit {
         if let pageModel { PageModel.giveBack(pageModel) }
+        if let secondLookPageModel { PageModel.giveBack(secondLookPageModel) }
     }
 
     /// The features in frame, best first. If `orientation` is given (or the frame carries one other
@@ -91,8 +102,9 @@ public final class Detector {
             }
         }
         framesSinceDiscovery = 0
+        let priors = options.tracking ? previousQuads : []
         let found = try RectangleSearch.run(
-            upright, options: options, pageModel: pageModel, priors: options.tracking ? previousQuads : [])
+            upright, options: options, pageModel: pageModel, secondLookPageModel: secondLookPageModel, priors: priors)
         let held = try heldDocuments(in: upright, found: found)
         // Best first, as a search reports them: a held document may be surer than one just found.
         return held.isEmpty ? found : (found + held).sorted { $0.confidence > $1.confidence }
@@ -107,7 +119,8 @@ public final class Detector {
         else { return [] }
         var relaxed = options
         relaxed.minimumConfidence = hold.floor
-        let weak = try RectangleSearch.run(upright, options: relaxed, pageModel: pageModel, priors: previousQuads)
+        let weak = try RectangleSearch.run(
+            upright, options: relaxed, pageModel: pageModel, secondLookPageModel: secondLookPageModel, priors: previousQuads)
         let held = hold.held(weak, expected: expected, found: found, minimum: options.minimumConfidence)
         return Array(held.prefix(options.maximumFeatureCount - found.count))
     }
@@ -192,7 +205,8 @@ enum HaarCascades {
 
 enum RectangleSearch {
     static func run(
-        _ frame: Frame, options: DetectorOptions, pageModel: PageModel?, priors: [Quad] = [], priorsOnly: Bool = false
+        _ frame: Frame, options: DetectorOptions, pageModel: PageModel?, secondLookPageModel: PageModel? = nil,
+        priors: [Quad] = [], priorsOnly: Bool = false
     ) throws(FocalError) -> [RectangleFeature] {
         let priorQuads = priors.map(\.shim)
         var results = [cfocal_quad](repeating: cfocal_quad(), count: options.maximumFeatureCount)
@@ -207,6 +221,7 @@ enum RectangleSearch {
                 max_interior_saturation: options.maximumInteriorSaturation, refine: 1, priors: priorBuffer.baseAddress,
                 prior_count: Int32(priorBuffer.count), priors_only: priorsOnly ? 1 : 0, page_model: pageModel?.handle,
                 page_model_input: Int32(pageModel?.inputSize ?? 0), page_model_view: Int32(profile.pageModelView.rawValue),
+                second_look_model: secondLookPageModel?.handle, second_look_input: Int32(secondLookPageModel?.inputSize ?? 0),
                 page_outline_lines: profile.outlineLines ? 1 : 0, straight_edge_count: Int32(profile.straightEdgeCount))
             try frame.withShimImage { (image) throws(FocalError) in
                 try check(cfocal_detect_quads(&image, &settings, &results, Int32(results.count), &count), "detect rectangles")
