@@ -1000,9 +1000,9 @@ public:
     // Whether a second look (look_again) can be taken: a second model is given and this is a search.
     bool can_look_again() const { return learned_ && o_.second_look_model != nullptr && !o_.priors_only; }
 
-    // Every candidate found again with the second model's maps (the network at another input)
-    // added to the first look's, the greater of the two at each pixel, for a frame in which the
-    // first look found nothing. At one input the network sometimes draws a page's outline and
+    // The network's candidates found again, and the image's outlines scored again, with the second
+    // model's maps (the network at another input) added to the first look's, the greater of the
+    // two at each pixel, for a frame in which the first look found nothing. At one input the network sometimes draws a page's outline and
     // leaves its region dark (a motion-blurred page on a rough facade at 160), where another
     // fills it. The greater of the two keeps what the first look saw: a window onto a street that
     // the first network fills, and the search refuses, is not replaced by the second network's
@@ -1019,7 +1019,7 @@ public:
         candidates_.clear();
         agreed_.clear();
         network_candidates(both);
-        outline_candidates();
+        network_scored_outline_quads();  // the image's own outlines are as the first look found them
         rank();
     }
 
@@ -1053,6 +1053,16 @@ public:
     // Brightness thresholds and closed edge maps (skipped by a tracker confirming known documents,
     // priors_only), and where documents were a frame ago; scored by the network where there is one.
     void outline_candidates() {
+        outline_quads_ = outline_quads();
+        if (!learned_) {
+            score_by_edges(outline_quads_);
+            return;
+        }
+        network_scored_outline_quads();
+    }
+
+    // The quads of the brightness thresholds and edge maps, and the priors, at the working size.
+    std::vector<Corners> outline_quads() {
         std::vector<Corners> quads;
         if (!o_.priors_only) {
             cv::Mat binary, edges;
@@ -1077,14 +1087,15 @@ public:
                 q[k] = rescaled(cv::Point2d(o_.priors[i].x[k], o_.priors[i].y[k]), 1, scale_);
             quads.push_back(q);
         }
-        if (!learned_) {
-            score_by_edges(quads);
-            return;
-        }
-        // A quad whose edges are clear and paper-like keeps the edges' score where the network half
-        // agrees: in blur or at a size the network sees poorly, the edges still find the page, and
-        // the network still vetoes what is not one.
-        for (const auto &q : quads) {
+        return quads;
+    }
+
+    // outline_quads_ as candidates, scored by the network's current view. A quad whose edges are
+    // clear and paper-like keeps the edges' score where the network half agrees: in blur or at a
+    // size the network sees poorly, the edges still find the page, and the network still vetoes
+    // what is not one.
+    void network_scored_outline_quads() {
+        for (const auto &q : outline_quads_) {
             if (!acceptable(q)) continue;
             double agreement = agreement_with(q);
             // Below half the minimum the edges could not lift it to the minimum: skip their score.
@@ -1402,6 +1413,7 @@ private:
     double scale_ = 1, shorter_ = 0, min_side_ = 0, min_area_ = 0, bright_reference_ = 0, give_up_ = 0;
     bool learned_ = false;
     PageMaps first_look_;
+    std::vector<Corners> outline_quads_;  // outline_candidates()'s quads, scored again by look_again()
     NetworkView view_;
     std::vector<std::pair<Corners, double>> agreed_;  // agreement_with()'s quads so far
     std::vector<Candidate> candidates_;

@@ -24,7 +24,7 @@ struct AccuracyProfile: Sendable {
     /// its maps added to the first's (nil: none). At `.high`, 96: at 160 the network sometimes
     /// draws a page's outline and leaves its region dark (a motion-blurred page on a rough facade),
     /// which at 96 it fills (stills of the evaluation clips, seeds 7 and 5: 0.956 → 0.983 and
-    /// 0.890 → 0.974; clips of seed 7 0.976 → 0.987, facades 0.984 → 0.991). At `.low`, 128 (facade
+    /// 0.890 → 0.974; clips of seed 7 0.976 → 0.987, facades 0.984 → 0.992). At `.low`, 128 (facade
     /// clips of seed 9 0.952 → 0.981, stills of seed 5 0.934 → 0.946). It costs a second network
     /// pass (about 5 ms at 96, 9 at 128, a 720p frame) on each frame in which nothing was found,
     /// and none where a page was; no empty frame of the evaluation clips gained a page.
