@@ -64,15 +64,19 @@ std::pair<cv::Vec3d, int> parabola_most_lie_on(const std::vector<cv::Point2d> &u
 // Side a → b of a page fitted as a parabola to its edge, searched wide (parabola_most_lie_on).
 // Bowed when enough points lie on it and it strays far enough from its chord; the caller still
 // asks whether another edge runs along beyond it (edge_runs_beyond).
-SideCurve side_curve(const cv::Point2d &a, const cv::Point2d &b, const cv::Mat &gray, const BowSearch &bow) {
+SideCurve side_curve(const cv::Point2d &a, const cv::Point2d &b, const cv::Mat &gray, const BowSearch &bow,
+                     const OutlineAt &outline) {
     SideCurve curve;
     curve.origin = a;
     curve.length = cv::norm(b - a);
     curve.along = (b - a) / curve.length;
     curve.normal = cv::Point2d(curve.along.y, -curve.along.x);
+    curve.reach = outline ? bow.outlined_reach : bow.reach;
     const int samples = BowSearch::samples(curve.length);
+    OutlineAt weighted;
+    if (outline) weighted = [&](const cv::Point2d &p) { return bow.off_outline + outline(p); };
     const std::vector<cv::Point2f> edges =
-        side_edges(a, b, gray, std::max(4.0, bow.reach * curve.length), samples, 0.04, 0.96);
+        side_edges(a, b, gray, std::max(4.0, curve.reach * curve.length), samples, 0.04, 0.96, weighted);
     if (edges.size() < bow.least_on_curve * samples) return curve;
     std::vector<cv::Point2d> uv;
     for (const auto &e : edges) {
@@ -166,7 +170,7 @@ bool corners_of(const std::array<cv::Vec4f, 4> &lines, Corners &out) {
 // of `samples` places evenly spread from `from` to `to` of the way along, searched `radius` pixels
 // to either side, where a step of at least 6 grey levels shows.
 std::vector<cv::Point2f> side_edges(const cv::Point2d &a, const cv::Point2d &b, const cv::Mat &gray, double radius,
-                                    int samples, double from, double to) {
+                                    int samples, double from, double to, const OutlineAt &outline) {
     const cv::Point2d d = b - a;
     const double length = cv::norm(d);
     const cv::Point2d normal(d.y / length, -d.x / length);
@@ -181,10 +185,12 @@ std::vector<cv::Point2f> side_edges(const cv::Point2d &a, const cv::Point2d &b, 
             profile[s] = bilinear(gray, at.x, at.y);
         }
         int best = -1;
-        double strongest = 0;
+        double strongest = 0, most = 0;
         for (int s = 1; s + 1 < int(profile.size()); ++s) {
-            double step = std::abs(profile[s + 1] - profile[s - 1]);
-            if (step > strongest) {
+            const double step = std::abs(profile[s + 1] - profile[s - 1]);
+            const double counted = outline && step >= 6 ? step * outline(p + normal * double(s - steps - 1)) : step;
+            if (counted > most) {
+                most = counted;
                 strongest = step;
                 best = s;
             }
@@ -264,9 +270,10 @@ bool edge_runs_beyond(const SideCurve &curve, const cv::Point2d &inside, const c
 }
 
 // Each side of q fitted as a curve to its edge (side_curve).
-std::array<SideCurve, 4> side_curves(const Corners &q, const cv::Mat &gray, const BowSearch &bow) {
+std::array<SideCurve, 4> side_curves(const Corners &q, const cv::Mat &gray, const BowSearch &bow,
+                                     const OutlineAt &outline) {
     std::array<SideCurve, 4> sides;
-    for (int i = 0; i < 4; ++i) sides[i] = side_curve(q[i], q[(i + 1) % 4], gray, bow);
+    for (int i = 0; i < 4; ++i) sides[i] = side_curve(q[i], q[(i + 1) % 4], gray, bow, outline);
     return sides;
 }
 
@@ -274,7 +281,7 @@ std::array<SideCurve, 4> side_curves(const Corners &q, const cv::Mat &gray, cons
 // curves of its two sides meet (their tangents intersected, a few times over, near the corner). A
 // quad fitted with straight sides puts such a corner off the page, or short of it, by about two
 // thirds of the bow.
-Corners joined_where_sides_meet(const Corners &q, const std::array<SideCurve, 4> &sides, const BowSearch &bow) {
+Corners joined_where_sides_meet(const Corners &q, const std::array<SideCurve, 4> &sides) {
     Corners out = q;
     for (int i = 0; i < 4; ++i) {
         const SideCurve &ending = sides[(i + 3) % 4], &starting = sides[i];
@@ -285,7 +292,7 @@ Corners joined_where_sides_meet(const Corners &q, const std::array<SideCurve, 4>
             if (!intersect(ending.at(u1), ending.tangent(u1), starting.at(u2), starting.tangent(u2), corner)) return q;
         }
         const double shorter = std::min(ending.length, starting.length);
-        if (cv::norm(corner - q[i]) > 2 * bow.reach * shorter) return q;
+        if (cv::norm(corner - q[i]) > 2 * std::max(ending.reach, starting.reach) * shorter) return q;
         out[i] = corner;
     }
     return convex(out) ? out : q;

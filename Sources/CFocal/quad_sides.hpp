@@ -9,6 +9,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace cfocal::quad {
@@ -66,10 +67,15 @@ cv::Vec4f line_along(const cv::Point2d &a, const cv::Point2d &b);
 // The corners where consecutive lines meet; false when two are parallel.
 bool corners_of(const std::array<cv::Vec4f, 4> &lines, Corners &out);
 
+// How likely a point of the full-resolution image is to lie on a page's outline (the page
+// network's outline map), to tell a page's side from a stronger edge near it.
+using OutlineAt = std::function<double(const cv::Point2d &)>;
+
 // Sub-pixel points where side a → b meets the strongest step across it, at `samples` places from
-// `from` to `to` of the way along, searched `radius` pixels to either side.
+// `from` to `to` of the way along, searched `radius` pixels to either side. Given `outline`, a step
+// counts in proportion to it there: the edge most likely the page's side, not the strongest.
 std::vector<cv::Point2f> side_edges(const cv::Point2d &a, const cv::Point2d &b, const cv::Mat &gray, double radius,
-                                    int samples, double from = 0.1, double to = 0.9);
+                                    int samples, double from = 0.1, double to = 0.9, const OutlineAt &outline = {});
 
 // q with each side moved onto the strongest edge near it (within `radius`), its corners where the
 // fitted lines meet; q itself where that fails (keep_edgeless: a side without edge stays put).
@@ -84,6 +90,13 @@ struct BowSearch {
     // How far to either side of the straight side its edge is looked for, in side lengths. Raising
     // it finds deeper bows, and lets stronger edges beside a side (text, a shadow) pass for it.
     double reach = 0.06;
+    // The reach where the page network's outline map says which edge is the page's side (text or
+    // a band printed near a side is a stronger edge than a white page on a pale desk). Raising it
+    // finds deeper bows: a page held in one hand sags by a tenth of its width and more.
+    double outlined_reach = 0.16;
+    // What a step off the network's outline still counts for, against 1 on it. Raising it trusts
+    // the image's strongest edge more than the network's outline.
+    double off_outline = 0.05;
     // The least bow that counts: the curve's greatest distance from its chord, in side lengths.
     // Lowering it moves the corners of sides that are straight but for the lens or a slight curl.
     double least_bow = 0.02;
@@ -105,6 +118,8 @@ struct BowSearch {
 struct SideCurve {
     cv::Point2d origin, along, normal;
     double length = 0, a = 0, b = 0, c = 0;
+    // How far from its chord the edge was looked for, in side lengths (BowSearch's reach).
+    double reach = 0;
     bool bowed = false;
 
     cv::Point2d at(double u) const { return origin + along * u + normal * (a + (b + c * u) * u); }
@@ -117,9 +132,10 @@ struct SideCurve {
 bool edge_runs_beyond(const SideCurve &curve, const cv::Point2d &inside, const cv::Mat &gray, const BowSearch &bow = {});
 
 // Each side of q fitted as a curve to its edge; `bowed` where it strays far enough from its chord.
-std::array<SideCurve, 4> side_curves(const Corners &q, const cv::Mat &gray, const BowSearch &bow = {});
+std::array<SideCurve, 4> side_curves(const Corners &q, const cv::Mat &gray, const BowSearch &bow = {},
+                                     const OutlineAt &outline = {});
 
 // q with each corner that has a bowed side moved to where the curves of its two sides meet.
-Corners joined_where_sides_meet(const Corners &q, const std::array<SideCurve, 4> &sides, const BowSearch &bow = {});
+Corners joined_where_sides_meet(const Corners &q, const std::array<SideCurve, 4> &sides);
 
 }  // namespace cfocal::quad

@@ -1303,12 +1303,15 @@ private:
         return bilinear<float>(view_.outline, p.x, p.y);
     }
 
-    // q with its corners where its sides bow (joined_where_sides_meet). A side is taken as bowed
-    // only where no other edge runs along beyond its curve and, with the network, where its outline
-    // map follows the curve at least as well as the straight side: an edge inside a page can bow
-    // too (the border of a band printed along a book's top). The map is asked first, as it is cheap.
+    // q with its corners where its sides bow (joined_where_sides_meet). With the network, its
+    // outline map chooses the edge each curve is fitted to, searched wider (BowSearch's
+    // outlined_reach). A side is taken as bowed only where no other edge runs along beyond its
+    // curve and, with the network, where its outline map follows the curve at least as well as the
+    // straight side: an edge inside a page can bow too (the border of a band printed along a book's
+    // top). The map is asked first, as it is cheap.
     Corners joined_at_bowed_corners(const Corners &q) const {
-        std::array<SideCurve, 4> sides = side_curves(q, full_);
+        const OutlineAt outline = [this](const cv::Point2d &p) { return outline_at(p); };
+        std::array<SideCurve, 4> sides = side_curves(q, full_, BowSearch{}, learned_ ? outline : OutlineAt{});
         const cv::Point2d inside = centre_of(q);
         for (auto &side : sides) {
             if (learned_ && side.bowed) side.bowed = outlined(side, true) >= outlined(side, false);

@@ -116,10 +116,18 @@ import Testing
     }
 
     /// A sheet bent by the hand that holds it: its sides curve out (in) by `bow` of its width, 18
-    /// (13) px here. Its quad joins its four corners, as the field counts it: where the curves of its
-    /// sides meet, not where straight lines fitted across their bulges would (12–15 px off).
-    @Test(arguments: [(DetectorOptions.Accuracy.high, 0.04), (.low, 0.04), (.high, -0.03)])
-    func aBowedPageIsFoundWhole(accuracy: DetectorOptions.Accuracy, bow: Double) throws {
+    /// (13) px at 0.04 (-0.03). Its quad joins its four corners, as the field counts it: where the
+    /// curves of its sides meet, not where straight lines fitted across their bulges would (12–15 px
+    /// off). A sheet sagging by a tenth of its width (43 px, 7.5 % of the sides' length) bows beyond
+    /// what the image's edges alone are searched for; the page network's outline says which edge is
+    /// the page's side there (`BowSearch::outlined_reach`). Searched as before, its quad joined two
+    /// corners to points partway down the opposite side (Jaccard index 0.84, 70 px off). A parabola
+    /// fitted to these sine-shaped sides meets a few pixels from the corner: `within` pixels.
+    @Test(arguments: [
+        (DetectorOptions.Accuracy.high, 0.04, 4.0), (.low, 0.04, 4), (.high, -0.03, 4), (.high, 0.10, 6), (.low, 0.10, 6),
+        (.high, -0.08, 6), (.low, -0.08, 6),
+    ])
+    func aBowedPageIsFoundWhole(accuracy: DetectorOptions.Accuracy, bow: Double, within: Double) throws {
         let width = 1280, height = 720
         let truth = SyntheticScene.corners(
             frameWidth: width, frameHeight: height, center: Point(x: 620, y: 370), fill: 0.8, rotation: 4, tilt: 0.1)
@@ -130,7 +138,7 @@ import Testing
         try #require(!found.isEmpty, "nothing found")
         let jaccard = found[0].quad.intersectionOverUnion(with: truth)
         let error = RectangleDetectorTests.cornerError(found[0].quad, truth)
-        #expect(jaccard > 0.98 && error < 4, "Jaccard index \(jaccard), corner error \(error) px: \(found[0].quad.corners)")
+        #expect(jaccard > 0.98 && error < within, "Jaccard index \(jaccard), corner error \(error) px: \(found[0].quad.corners)")
     }
 
     /// A page lying on a stack of other papers, turned and pushed off so that the sheet below shows

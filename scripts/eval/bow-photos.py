@@ -8,8 +8,9 @@
 # turned, tilted and, in a third of them, with a thumb over one side. Writes OUT/bowedNN.jpg and
 # OUT/corners.json (the four corners, as the field annotates a bowed page), to score with
 # ../shared/eval/score.py --gt OUT/corners.json --pred P after focal detect on each JPEG.
-# Usage: bow-photos.py OUT SEED COUNT      (needs numpy and opencv-python)
-#   seed 11: tuning; seed 12: looked at while choosing BowSearch::least_bow; seed 13: held apart
+# Usage: [BOW_MAX=0.06] bow-photos.py OUT SEED COUNT      (needs numpy and opencv-python)
+#   seed 11: tuning; seed 12: looked at while choosing BowSearch::least_bow; seed 13: held apart.
+#   BOW_MAX=0.10, pages sagging further (0.7.4): seeds 21 and 22 tuning (with 11, 14 and 15), 23 held apart.
 import glob, json, os, sys
 import cv2
 import numpy as np
@@ -17,6 +18,7 @@ import numpy as np
 from photos import PHONE_PHOTOS, flattened
 
 out, seed, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+BOW_MAX = float(os.environ.get('BOW_MAX', '0.06'))  # the deepest bow, in the page's width across the bowed sides
 rng = np.random.default_rng(seed)
 pages = []
 for still in json.load(open(os.path.join(PHONE_PHOTOS, 'corners.json')))['stills']:
@@ -71,7 +73,7 @@ for n in range(count):
     c = corners(width, height, page.shape[1], page.shape[0], portrait)
     sides = rng.random() < 0.6  # the left and right sides bow; else the top and bottom
     across = np.linalg.norm(c[1] - c[0]) if sides else np.linalg.norm(c[3] - c[0])
-    bow = rng.choice([-1, 1], p=[0.3, 0.7]) * rng.uniform(0.015, 0.06) * across
+    bow = rng.choice([-1, 1], p=[0.3, 0.7]) * rng.uniform(0.015, BOW_MAX) * across
     if sides:
         draw_bowed(frame, page, c, bow)
     else:  # the page a quarter turned, so that its strips run the other way
