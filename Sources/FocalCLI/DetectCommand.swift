@@ -32,9 +32,10 @@ struct DetectCommand: ParsableCommand {
 
             DOCUMENTS
               Rectangles are documents found by Focal's page detector (page-detector.onnx, \
-            a small network trained on rendered scenes; see Models/page-detector/MODEL_CARD.md), \
-            their corners placed on the image's edges. --no-page-model finds any bright rectangle \
-            from edges alone, as earlier versions did.
+            a small network on an encoder pretrained on photographs, fine-tuned on rendered scenes; \
+            see Models/page-detector/MODEL_CARD.md), their corners placed on the image's edges, \
+            where a page bows where its curved sides meet. --no-page-model finds any bright \
+            rectangle from edges alone, as earlier versions did.
             """
     )
 

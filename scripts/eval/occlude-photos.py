@@ -8,6 +8,8 @@
 #   cable       a dark cable across the page, placed at random (seed 5), with its shadow
 #   corner      a grey box standing over one corner, with a darker side face and a shadow
 #   pen         a blue pen over one side, half on the page
+#   shadow      the soft shadow of the hand and phone over the page, across one or two of its sides
+#   glare       a bright reflection of a lamp on glossy paper, reaching one side (on the paper only)
 # Usage: occlude-photos.py KIND OUT      (needs numpy and opencv-python)
 import json, os, sys
 import cv2
@@ -74,8 +76,35 @@ for still in truth['stills']:
         cv2.line(img, tuple(a + [10, 12]), tuple(b + [10, 12]), (50, 50, 50), 22, cv2.LINE_AA)
         cv2.line(img, tuple(a), tuple(b), (30, 60, 200), 20, cv2.LINE_AA)
         cv2.line(img, tuple(a), tuple(a + (v * 60).astype(int)), (20, 20, 20), 20, cv2.LINE_AA)
+    elif kind == 'shadow':
+        # an arm and a phone from one side of the frame, over the page: a band and a blob
+        k = rng.integers(4)
+        p = c[k] + (c[(k + 1) % 4] - c[k]) * rng.uniform(0.2, 0.8)
+        inward = c.mean(0) - p
+        size = np.linalg.norm(c[1] - c[0])
+        tip = p + inward * rng.uniform(0.3, 0.7)
+        root = p - inward * 3
+        mask = np.zeros(img.shape[:2], np.float32)
+        cv2.line(mask, tuple(np.int32(root)), tuple(np.int32(tip)), 1.0, int(size * rng.uniform(0.25, 0.45)))
+        cv2.ellipse(mask, tuple(np.int32(tip)), (int(size * 0.3), int(size * 0.18)),
+                    float(np.degrees(np.arctan2(inward[1], inward[0]))), 0, 360, 1.0, -1)
+        blur = int(size * 0.15) | 1
+        mask = cv2.GaussianBlur(mask, (blur, blur), 0)[..., None] * rng.uniform(0.35, 0.55)
+        img = np.uint8(np.clip(img * (1 - mask), 0, 255))
+    elif kind == 'glare':
+        k = rng.integers(4)
+        p = c[k] + (c[(k + 1) % 4] - c[k]) * rng.uniform(0.25, 0.75)
+        size = np.linalg.norm(c[1] - c[0])
+        mask = np.zeros(img.shape[:2], np.float32)
+        cv2.ellipse(mask, tuple(np.int32(p)), (int(size * rng.uniform(0.12, 0.22)), int(size * rng.uniform(0.06, 0.12))),
+                    rng.uniform(0, 180), 0, 360, 1.0, -1)
+        blur = int(size * 0.12) | 1
+        paper = np.zeros(img.shape[:2], np.float32)
+        cv2.fillPoly(paper, [np.int32(np.round(c))], 1.0, cv2.LINE_AA)
+        mask = (np.clip(cv2.GaussianBlur(mask, (blur, blur), 0) * 1.6, 0, 1) * paper)[..., None]
+        img = np.uint8(np.clip(img * (1 - mask) + 250 * mask, 0, 255))
     else:
-        sys.exit('occlude-photos.py: unknown kind %r: use laid-cable, cable, corner or pen' % kind)
+        sys.exit('occlude-photos.py: unknown kind %r: use laid-cable, cable, corner, pen, shadow or glare' % kind)
     cv2.imwrite(os.path.join(out, still['file'].replace('.webp', '.png')), img)
 for still in truth['stills']:
     still['file'] = still['file'].replace('.webp', '.png')
