@@ -19,14 +19,17 @@ Scenes are composed from
 The held-out evaluation material is never read: see MODEL_CARD.md for what is excluded.
 
 Usage: generate.py --out DIR --count N [--seed S] [--size 192] [--workers 2] [--extra P] [--crossing P]
-                   [--stacking P]
+                   [--stacking P] [--standing P]
 With --extra P, each document is, with probability P, one of the kinds the first model misses most:
 an ID card (front or back with its magnetic stripe), a card held up by a hand, or an open book
 whose two pages are two pages. With --crossing P, a scene with documents gets, with probability P,
 a cable or a pen lying across one of them and out over the desk. With --stacking P, a scene with
 documents gets, with probability P, another page laid on one of them, turned and pushed off so that
-the sheet below shows along one or two of its sides (a page on a stack of papers). Without them
-(P = 0) the scenes are those of the first stage, draw for draw.
+the sheet below shows along one or two of its sides (a page on a stack of papers). With --standing
+P, a scene with documents gets, with probability P, a cylinder or a box (or both) standing on one of
+them near a side or corner, seen from above at an angle, hiding part of it, on a desk made pale in
+half of them (a white sheet on a light desk under standing objects). Without them (P = 0) the
+scenes are those of the first stage, draw for draw.
 Writes DIR/images.npy (N×S×S×3 uint8, BGR) and DIR/targets.npy (N×2×S×S uint8, 0/255).
 """
 import argparse
@@ -661,6 +664,56 @@ def laid_on(rng, below):
     return (q + centre + rng.uniform(0.08, 0.25) * size * np.array([math.cos(direction), math.sin(direction)])).astype(np.float32)
 
 
+def standing_shadow(scene, polygon, strength):
+    """Darkens scene under polygon, softly: the shadow an object standing on the desk casts."""
+    H, W = scene.shape[:2]
+    mask = np.zeros((H, W), np.float32)
+    cv2.fillPoly(mask, [np.int32(np.round(polygon))], 1.0, cv2.LINE_AA)
+    mask = cv2.GaussianBlur(mask, (0, 0), max(2.0, 0.012 * max(W, H)))
+    scene[:] = scene * (1 - strength * mask[..., None])
+
+
+def stand_on(rng, scene, q):
+    """A cylinder or a box (or both) standing on document q near a side or a corner, seen from above
+    at an angle: it rises upwards in the frame and hides the page behind it. The page's targets
+    stay whole (amodal), as under a hand."""
+    H, W = scene.shape[:2]
+    q = np.float64(q)
+    size_of_page = math.sqrt(abs(cv2.contourArea(np.float32(q))))
+    spots = []
+    for kind in (["cylinder", "box"] if rng.random() < 0.5 else [pick(rng, ["cylinder", "box"])]):
+        k = int(rng.integers(4))
+        spot = q[k] + (q[(k + 1) % 4] - q[k]) * rng.uniform(0.0, 0.8)
+        spots.append((kind, spot + (q.mean(axis=0) - spot) * rng.uniform(0.05, 0.2)))
+    for kind, base in sorted(spots, key=lambda s: s[1][1]):  # farther (higher in the frame) first
+        size = rng.uniform(0.1, 0.22) * size_of_page
+        height = rng.uniform(1.2, 2.5) * size
+        colour = np.full(3, rng.uniform(120, 235)) if rng.random() < 0.6 else rng.uniform(40, 230, 3)
+        if kind == "cylinder":
+            squash = rng.uniform(0.35, 0.55)
+            shadow = cv2.ellipse2Poly((int(base[0] + size), int(base[1])), (int(size * 1.6), int(size * squash * 1.3)), 0, 0, 360, 10)
+            standing_shadow(scene, shadow, rng.uniform(0.2, 0.45))
+            body = np.zeros((H, W), np.uint8)
+            cv2.ellipse(body, (int(base[0]), int(base[1])), (int(size), int(size * squash)), 0, 0, 180, 255, -1)
+            cv2.rectangle(body, (int(base[0] - size), int(base[1] - height)), (int(base[0] + size), int(base[1])), 255, -1)
+            xs = np.arange(W, dtype=np.float32)
+            shade = 0.55 + 0.45 * np.clip(np.cos((xs - base[0] + size * rng.uniform(-0.6, 0.6)) / size * 1.3), 0, 1)
+            lit = shade[None, :, None] * colour[None, None, :]
+            scene[:] = np.where(body[..., None] > 0, lit, scene)
+            cv2.ellipse(scene, (int(base[0]), int(base[1] - height)), (int(size), int(size * squash)), 0, 0, 360,
+                        tuple(float(v) for v in np.clip(colour * 1.05, 0, 255)), -1, cv2.LINE_AA)
+        else:
+            a = rng.uniform(0, math.pi / 2)
+            foot = np.array([[math.cos(a + j * math.pi / 2), 0.5 * math.sin(a + j * math.pi / 2)] for j in range(4)]) * size + base
+            standing_shadow(scene, np.vstack([foot, foot + [size * 1.2, 0]]), rng.uniform(0.2, 0.45))
+            roof = foot - [0, height]
+            lowest = int(np.argmax(foot[:, 1]))  # the foot corner nearest the camera: its two faces show
+            for neighbour, shade in (((lowest + 1) % 4, 0.75), ((lowest + 3) % 4, 0.6)):
+                face = np.array([foot[lowest], foot[neighbour], roof[neighbour], roof[lowest]])
+                cv2.fillPoly(scene, [np.int32(np.round(face))], tuple(float(v) for v in colour * shade), cv2.LINE_AA)
+            cv2.fillPoly(scene, [np.int32(np.round(roof))], tuple(float(v) for v in colour * 0.95), cv2.LINE_AA)
+
+
 def lay_page_on(rng, scene, quads, masks):
     """Lays a rendered page on one of quads. The sheet below is no longer a document to find, only
     paper showing along the laid page's sides (a page on a stack of papers is the page on top): its
@@ -679,7 +732,7 @@ def lay_page_on(rng, scene, quads, masks):
     return [np.where(full > 0, 0, m).astype(np.uint8) for i, m in enumerate(masks) if i != index] + [full]
 
 
-def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0):
+def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0, standing=0.0):
     rng = np.random.default_rng(seed)
     load_pools()
     # frames are landscape or portrait, squeezed to a square as the detector squeezes them
@@ -689,6 +742,12 @@ def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0
     scale = WORK * size / max(W0, H0)
     W, H = int(round(W0 * scale)), int(round(H0 * scale))
     scene = background(rng, W, H).astype(np.float32)
+    # --standing: objects standing on a page, on a desk made pale in half of these scenes
+    stands = standing > 0 and rng.random() < standing
+    if stands and rng.random() < 0.5:
+        grey = scene.mean(axis=2, keepdims=True)
+        scene = np.clip(rng.uniform(175, 215) + (grey - grey.mean()) * (rng.uniform(5, 15) / max(float(grey.std()), 1)), 0, 255)
+        scene = np.repeat(scene, 3, axis=2).astype(np.float32)
     for _ in range(int(rng.integers(0, 3))):
         if rng.random() < 0.6:
             distractor(rng, scene)
@@ -741,6 +800,8 @@ def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0
     # --crossing: a cable or a pen across a document, which the network took for a page's edge
     if crossing > 0 and quads and rng.random() < crossing:
         lay_across(rng, scene, quads[int(rng.integers(len(quads)))])
+    if stands and quads:
+        stand_on(rng, scene, quads[int(rng.integers(len(quads)))])
     lighting(rng, scene)
     img = degrade(rng, scene)
     img = cv2.resize(img, (size, size), interpolation=cv2.INTER_AREA)
@@ -778,8 +839,8 @@ def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0
 
 
 def _job(args):
-    seed, size, extra, crossing, corners, stacking = args
-    return sample(seed, size, extra, crossing, corners, stacking)
+    seed, size, extra, crossing, corners, stacking, standing = args
+    return sample(seed, size, extra, crossing, corners, stacking, standing)
 
 
 def main():
@@ -799,12 +860,15 @@ def main():
     ap.add_argument("--stacking", type=float, default=0.0,
                     help="chance that a scene with documents gets another page laid on one of them, turned and "
                          "pushed off (0: no such draw, as before)")
+    ap.add_argument("--standing", type=float, default=0.0,
+                    help="chance that a scene with documents gets a cylinder or a box standing on one of them, "
+                         "half on a pale desk (0: no such draw, as before)")
     ap.add_argument("--corners", action="store_true",
                     help="a third target map, a disc at each page corner (without it, two maps, as before)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     cv2.setNumThreads(1)
-    jobs = [(a.seed * 1_000_003 + i, a.size, a.extra, a.crossing, a.corners, a.stacking) for i in range(a.count)]
+    jobs = [(a.seed * 1_000_003 + i, a.size, a.extra, a.crossing, a.corners, a.stacking, a.standing) for i in range(a.count)]
     images = np.lib.format.open_memmap(os.path.join(a.out, "images.tmp.npy"), "w+", np.uint8, (a.count, a.size, a.size, 3))
     targets = np.lib.format.open_memmap(os.path.join(a.out, "targets.tmp.npy"), "w+", np.uint8, (a.count, 3 if a.corners else 2, a.size, a.size))
     with Pool(a.workers, initializer=load_pools) as pool:

@@ -119,7 +119,8 @@ def load_onnx_weights(model, path):
     from onnx import numpy_helper
     folded = {i.name[len("net."):]: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in onnx.load(path).graph.initializer}
     modules = dict(model.named_modules())
-    norm_after = {"depthwise": "bn1", "pointwise": "bn2"}
+    norm_after = {"depthwise": "bn1", "pointwise": "bn2",  # model.py's blocks, and EfficientNet-Lite's (model_lite.py)
+                  "_conv_stem": "_bn0", "_expand_conv": "_bn0", "_depthwise_conv": "_bn1", "_project_conv": "_bn2"}
     with torch.no_grad():
         for name, weight in folded.items():
             if not name.endswith(".weight"):
