@@ -248,9 +248,11 @@ int strongest_step_along(const cv::Mat &gray, const cv::Point2d &p, const cv::Po
 }
 
 // Whether another edge runs along beyond a curved side, away from `inside`: the strongest step
-// from 3 pixels beyond the curve to twice the search's reach, at BowSearch::samples places along
-// it, on one parabola for at least `most_beyond` of them. The curve is then an edge printed inside the
-// page (a band along a book's top), and the page's own side lies beyond it.
+// from 3 pixels beyond the curve to twice BowSearch::reach (the edges-only reach, also where the
+// outline map widened the curve's own search: looking further beyond found more bands that are
+// not there), at BowSearch::samples places along it, on one parabola for at least `most_beyond`
+// of them. The curve is then an edge printed inside the page (a band along a book's top), and the
+// page's own side lies beyond it.
 bool edge_runs_beyond(const SideCurve &curve, const cv::Point2d &inside, const cv::Mat &gray, const BowSearch &bow) {
     const int samples = BowSearch::samples(curve.length);
     const cv::Point2d middle = curve.at(curve.length / 2);

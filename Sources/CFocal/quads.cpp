@@ -1002,20 +1002,21 @@ public:
 
     // The network's candidates found again, and the image's outlines scored again, with the second
     // model's maps (the network at another input) added to the first look's, the greater of the
-    // two at each pixel, for a frame in which the first look found nothing. At one input the network sometimes draws a page's outline and
-    // leaves its region dark (a motion-blurred page on a rough facade at 160), where another
-    // fills it. The greater of the two keeps what the first look saw: a window onto a street that
-    // the first network fills, and the search refuses, is not replaced by the second network's
-    // patchier view of it (PageModelTests' window, which .low's network alone reports).
+    // two at each pixel, for a frame in which the first look found nothing. At one input the
+    // network sometimes draws a page's outline and leaves its region dark (a motion-blurred page on
+    // a rough facade at 160), where another fills it. The greater of the two keeps what the first
+    // look saw: a window onto a street that the first network fills, and the search refuses, is not
+    // replaced by the second network's patchier view of it (PageModelTests' window, which .low's
+    // network alone reports).
     void look_again() {
         const PageMaps second = page_maps_in(o_.second_look_model, image_, o_.second_look_input, o_.page_model_view);
-        auto added = [](const cv::Mat &first, const cv::Mat &other) {
+        auto greater = [](const cv::Mat &first, const cv::Mat &other) {
             cv::Mat scaled, out;
             cv::resize(other, scaled, first.size(), 0, 0, cv::INTER_LINEAR);
             cv::max(first, scaled, out);
             return out;
         };
-        const PageMaps both{added(first_look_.page, second.page), added(first_look_.outline, second.outline)};
+        const PageMaps both{greater(first_look_.page, second.page), greater(first_look_.outline, second.outline)};
         candidates_.clear();
         agreed_.clear();
         network_candidates(both);
