@@ -9,6 +9,7 @@ samples are held out and their page IoU printed after each epoch. Training stops
 --minutes, whichever comes first, with the learning rate following a cosine to zero over that budget.
 """
 import argparse
+import copy
 import math
 import os
 import time
@@ -93,7 +94,7 @@ def batches(images, targets, index, size, rng, augment, turns=False, shapes=None
                 y = torch.cat([(soft[:, :1] > 0.5).float(), (soft[:, 1:] > 0.25).float()], 1)
             if soften > 0:
                 x = softened(x, soften, rng)
-        yield x, y
+        yield x, y, sel
 
 
 def loss_fn(logits, y):
@@ -110,6 +111,16 @@ def loss_fn(logits, y):
     if logits.shape[1] > 2 and y.shape[1] > 2:  # corner discs: sparser still than the outline
         loss = loss + 0.5 * F.binary_cross_entropy_with_logits(logits[:, 2], y[:, 2], pos_weight=torch.tensor(8.0))
     return loss
+
+
+def distillation_loss(logits, teacher, x):
+    """How far the network's maps have moved from the teacher's on the same input: binary cross-entropy
+    against the teacher's probabilities, every head. A fine-tune so keeps what the network did on the
+    scenes it was trained on, not only their targets: its behaviour between them (on real photographs
+    it never saw) moved with any new kind of scene added before (Models/page-detector/README.md)."""
+    with torch.no_grad():
+        soft = torch.sigmoid(teacher(x))
+    return F.binary_cross_entropy_with_logits(logits, soft)
 
 
 def load_onnx_weights(model, path):
@@ -156,7 +167,7 @@ def evaluate(model, images, targets, index, side):
     inter = union = 0.0
     fp_frames = empty = 0
     with torch.no_grad():
-        for x, y in batches(images, targets, index, 64, None, False):
+        for x, y, _ in batches(images, targets, index, 64, None, False):
             if side != x.shape[-1]:
                 x = F.interpolate(x, size=(side, side), mode="area")
             p = F.interpolate(torch.sigmoid(model(x))[:, :1], size=y.shape[-2:], mode="bilinear", align_corners=False)[:, 0] > 0.5
@@ -204,6 +215,10 @@ def main():
                          "with wider kernels has them cut to their centres")
     ap.add_argument("--learn-norms", action="store_true",
                     help="with --init, let the batch norms learn their statistics again (after cutting kernels)")
+    ap.add_argument("--distill", type=float, default=0.0,
+                    help="with --init, add this weight times the distance of the maps from the starting network's "
+                         "on the first --data folder's scenes (learning without forgetting: the other folders "
+                         "bring the new kinds)")
     a = ap.parse_args()
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
@@ -228,6 +243,14 @@ def main():
             iou, fp, empty = evaluate(model, images, targets, val_idx, side)
             print("start, input %d: held-out page IoU %.4f, empty scenes with a page > 1 %%: %d of %d" % (side, iou, fp, empty), flush=True)
     frozen_norms = bool(a.init) and not a.learn_norms
+    teacher, anchor_count = None, 0
+    if a.distill > 0:
+        if not a.init:
+            ap.error("--distill needs --init: the network to keep close to")
+        teacher = copy.deepcopy(model).eval()
+        for p in teacher.parameters():
+            p.requires_grad_(False)
+        anchor_count = len(np.load(os.path.join(a.data[0], "images.npy"), mmap_mode="r"))
     set_training(model, frozen_norms)
     print("parameters: %d, training samples: %d, held out: %d" % (parameter_count(model), len(train_idx), held), flush=True)
     # model_lite.py's pretrained encoder keeps the weight file's names, which begin with "_"
@@ -244,7 +267,7 @@ def main():
     epochs = []  # the weights after each of the last --average-last epochs
     for epoch in range(a.epochs):
         running = 0.0
-        for x, y in batches(images, targets, train_idx, a.batch, rng, True, a.any_orientation, LITE_SHAPES if a.lite else None,
+        for x, y, sel in batches(images, targets, train_idx, a.batch, rng, True, a.any_orientation, LITE_SHAPES if a.lite else None,
                             a.grey, a.soften):
             # cosine over whichever budget runs out first: steps or minutes
             progress = max(step / total_steps, (time.time() - start) / budget)
@@ -252,7 +275,12 @@ def main():
                 break
             for g in opt.param_groups:
                 g["lr"] = g["share"] * (a.lr * 0.5 * (1 + math.cos(math.pi * progress)) if step > 100 else a.lr * step / 100)
-            loss = loss_fn(model(x), y)
+            logits = model(x)
+            loss = loss_fn(logits, y)
+            if teacher is not None:
+                anchored = torch.from_numpy(sel < anchor_count)
+                if anchored.any():
+                    loss = loss + a.distill * distillation_loss(logits[anchored], teacher, x[anchored])
             opt.zero_grad()
             loss.backward()
             opt.step()

@@ -354,18 +354,20 @@ import Testing
     }
 }
 
-/// A real photo of a page with another photo's page laid on it (Resources/stacked_photos): the page
+/// Real photos of a page with another photo's page laid on it (Resources/stacked_photos): the page
 /// on top is the document, not the outline around both sheets.
 @Suite struct StackedPhotoTests {
     static let folder = RealPhotoTests.folder("stacked_photos")
 
     /// Before the search kept a page lying on another (`PageOnAStack` in the shim's quads.cpp), the
-    /// quad ran round both sheets: Jaccard index 0.745 at `.high`, 0.768 at `.low`.
+    /// quad ran round both sheets of the first photo: Jaccard index 0.745 at `.high`, 0.768 at `.low`.
+    /// Before it refused a quad around a page that the network likes no better and whose outline its
+    /// map draws less (`OutlinePreference`), it ran round both sheets of the second: 0.754 at both.
     @Test(arguments: [DetectorOptions.Accuracy.high, .low])
     func thePageOnTopIsFoundNotTheStack(accuracy: DetectorOptions.Accuracy) throws {
         let detector = try Detector(type: .rectangle, options: .init(accuracy: accuracy))
         let (_, photos) = try RealPhotoTests.measured(" stacked at \(accuracy)", with: detector, in: Self.folder)
-        try #require(photos.count == 1)
+        try #require(photos.count == 2)
         RealPhotoTests.expectEachFound(photos, knownMisses: [:])
     }
 }
