@@ -9,7 +9,7 @@
 # corners, so that they hide a corner or part of a side. Writes OUT/standingNN.png and
 # OUT/corners.json (the sheet's four corners, also where hidden), to score with
 # ../shared/eval/score.py --gt OUT/corners.json --pred P after focal detect on each PNG.
-# Usage: standing-objects.py OUT SEED COUNT      (needs numpy and opencv-python)
+# Usage: [BLANK=1] standing-objects.py OUT SEED COUNT      (needs numpy and opencv-python; BLANK=1: blank sheets)
 import json, os, sys, zipfile
 import cv2
 import numpy as np
@@ -17,6 +17,7 @@ import numpy as np
 from photos import PHONE_PHOTOS, flattened
 
 out, seed, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+BLANK = os.environ.get("BLANK") == "1"  # BLANK=1: blank white sheets instead of the phone photos' pages
 rng = np.random.default_rng(seed)
 PACK = "/usr/share/games/ufoai/base/0textures.pk3"
 DESKS = ["tex_ctp1/concrete_g_5.jpg", "tex_ctp1/concrete_g_10.jpg", "tex_trak/trak4_plaster3c-3.png",
@@ -97,6 +98,8 @@ for n in range(count):
     image = desk()
     q = sheet_corners()
     page = cv2.cvtColor(pages[rng.integers(len(pages))], cv2.COLOR_BGR2GRAY)
+    if BLANK:  # a blank sheet: paper-white, its fibres faint, nothing printed on it
+        page = np.clip(rng.uniform(225, 245) + rng.normal(0, 2, page.shape), 0, 255).astype(np.uint8)
     if rng.random() < 0.5:
         page = cv2.rotate(page, cv2.ROTATE_180)
     ph, pw = page.shape
