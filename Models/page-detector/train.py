@@ -223,11 +223,10 @@ def main():
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
     rng = np.random.default_rng(a.seed)
-    images = np.concatenate([np.load(os.path.join(d, "images.npy"), mmap_mode="r") for d in a.data]) if len(a.data) > 1 \
-        else np.load(os.path.join(a.data[0], "images.npy"), mmap_mode="r")
-    targets = np.concatenate([np.load(os.path.join(d, "targets.npy"), mmap_mode="r") for d in a.data]) if len(a.data) > 1 \
-        else np.load(os.path.join(a.data[0], "targets.npy"), mmap_mode="r")
-    images, targets = np.asarray(images), np.asarray(targets)  # into memory: a few GB at most
+    image_parts = [np.load(os.path.join(d, "images.npy"), mmap_mode="r") for d in a.data]
+    target_parts = [np.load(os.path.join(d, "targets.npy"), mmap_mode="r") for d in a.data]
+    # into memory: a few GB at most
+    images, targets = (np.asarray(np.concatenate(p) if len(p) > 1 else p[0]) for p in (image_parts, target_parts))
     n = len(images)
     held = max(64, n // 25)
     train_idx, val_idx = np.arange(n - held), np.arange(n - held, n)
@@ -243,14 +242,14 @@ def main():
             iou, fp, empty = evaluate(model, images, targets, val_idx, side)
             print("start, input %d: held-out page IoU %.4f, empty scenes with a page > 1 %%: %d of %d" % (side, iou, fp, empty), flush=True)
     frozen_norms = bool(a.init) and not a.learn_norms
-    teacher, anchor_count = None, 0
+    teacher = None
+    anchor_count = len(image_parts[0])  # the first folder's scenes, which --distill keeps close to the teacher
     if a.distill > 0:
         if not a.init:
             ap.error("--distill needs --init: the network to keep close to")
         teacher = copy.deepcopy(model).eval()
         for p in teacher.parameters():
             p.requires_grad_(False)
-        anchor_count = len(np.load(os.path.join(a.data[0], "images.npy"), mmap_mode="r"))
     set_training(model, frozen_norms)
     print("parameters: %d, training samples: %d, held out: %d" % (parameter_count(model), len(train_idx), held), flush=True)
     # model_lite.py's pretrained encoder keeps the weight file's names, which begin with "_"
