@@ -2,6 +2,7 @@
 """Exports a trained page detector to ONNX for OpenCV's dnn.
 
 Usage: export.py page-detector.pt Sources/Focal/Models/page-detector.onnx [--size 192] [--lite]
+       export.py --rewrite Sources/Focal/Models/page-detector.onnx   (the lite graph's rewrites only)
 
 The graph takes 1×3×S×S BGR pixels (0…255) and returns 1×2×S×S probabilities (sigmoid inside);
 with --lite (model_lite.py's network), 1×3×S/2×S/2.
@@ -117,13 +118,94 @@ def split_wide_depthwise(path):
     onnx.save(m, path)
 
 
+def widen_narrow_depthwise(path, probe=(96, 160), least_width=18, extra_columns=12):
+    """Runs each 3 × 3 depthwise convolution that sees a narrow map on that map widened by
+    `extra_columns` zero columns on the right, and keeps its first columns. The output is the same
+    (zeros there are the convolution's own padding). OpenCV 4.6's dnn runs a 3 × 3 depthwise
+    convolution on its fast path only on maps at least `least_width` columns wide (480 channels, 6
+    rows: 0.39 ms at 17 columns, 0.05 ms at 18); at the 1/16 stride of `.low`'s 96 × 160 input they
+    are 10 wide. Narrow means narrower than `least_width` at `probe`, the input of a 16:9 frame at
+    `.low`; 12 columns more bring the 1/16 maps of every input Focal gives (6 to 18 wide) to the fast
+    path. Network alone, one thread: 3.4 → 2.9 ms at 96 × 160, and at 160 × 224 7.7 → 6.7 ms."""
+    import numpy as np
+    import onnx
+    from onnx import helper, numpy_helper, shape_inference
+    m = onnx.load(path)
+    g = m.graph
+    probed = onnx.load(path)
+    dims = probed.graph.input[0].type.tensor_type.shape.dim
+    dims[2].dim_value, dims[3].dim_value = probe
+    probed = shape_inference.infer_shapes(probed)
+    widths = {v.name: v.type.tensor_type.shape.dim[3].dim_value for v in probed.graph.value_info
+              if len(v.type.tensor_type.shape.dim) == 4}
+    produced_by = {o: n for n in g.node for o in n.output}
+    constants = {"widen_pads": [0, 0, 0, 0, 0, 0, 0, extra_columns], "widen_starts": [0], "widen_ends": [-extra_columns],
+                 "widen_axes": [3]}
+    consumers = {}
+    for n in g.node:
+        for name in n.input:
+            consumers[name] = consumers.get(name, 0) + 1
+    nodes, moved = [], set()
+    for index, node in enumerate(g.node):
+        if index in moved:
+            continue
+        attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute}
+        source = produced_by.get(node.input[0]) if node.input else None
+        narrow = (node.op_type == "Conv" and list(attrs.get("kernel_shape", [])) == [3, 3] and attrs.get("group", 1) > 1 and
+                  list(attrs.get("strides", [1, 1])) == [1, 1] and list(attrs.get("dilations", [1, 1])) == [1, 1] and
+                  list(attrs.get("pads", [0] * 4)) == [1, 1, 1, 1] and 0 < widths.get(node.input[0], 0) < least_width and
+                  not (source is not None and source.op_type == "Pad"))  # not widened already
+        if not narrow:
+            nodes.append(node)
+            continue
+        # A ReLU that follows the convolution goes before the slice, so that OpenCV still fuses the two.
+        relus = [i for i, n in enumerate(g.node) if n.op_type == "Relu" and list(n.input) == [node.output[0]]]
+        relu = g.node[relus[0]] if len(relus) == 1 and consumers[node.output[0]] == 1 else None
+        output = relu.output[0] if relu else node.output[0]
+        nodes.append(helper.make_node("Pad", [node.input[0], "widen_pads"], [output + "_widened_input"], mode="constant"))
+        node.input[0] = output + "_widened_input"
+        if relu:
+            relu.input[0] = node.output[0]
+            relu.output[0] = output + "_widened"
+            nodes.append(node)
+            moved.add(relus[0])
+            nodes.append(relu)
+        else:
+            node.output[0] = output + "_widened"
+            nodes.append(node)
+        nodes.append(helper.make_node("Slice", [output + "_widened", "widen_starts", "widen_ends", "widen_axes"], [output]))
+    if len(nodes) > len(g.node):
+        known = {i.name for i in g.initializer}
+        for name, values in constants.items():
+            if name not in known:
+                g.initializer.append(numpy_helper.from_array(np.array(values, np.int64), name))
+    del g.node[:]
+    g.node.extend(nodes)
+    onnx.checker.check_model(m)
+    onnx.save(m, path)
+
+
+def rewrite_for_opencv(path):
+    """The graph rewrites that make OpenCV 4.6's dnn faster on the same output; each leaves a graph
+    already rewritten as it is."""
+    split_wide_depthwise(path)
+    widen_narrow_depthwise(path)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("weights")
-    ap.add_argument("onnx")
+    ap.add_argument("weights", nargs="?")
+    ap.add_argument("onnx", nargs="?")
     ap.add_argument("--size", type=int, default=192)
     ap.add_argument("--lite", action="store_true", help="the weights are model_lite.py's network")
+    ap.add_argument("--rewrite", metavar="ONNX", help="only apply the lite network's graph rewrites to an exported file, in place")
     a = ap.parse_args()
+    if a.rewrite:
+        rewrite_for_opencv(a.rewrite)
+        print("%s sha256 %s" % (a.rewrite, hashlib.sha256(open(a.rewrite, "rb").read()).hexdigest()))
+        return
+    if not (a.weights and a.onnx):
+        ap.error("give the weights and the ONNX file to write (or --rewrite ONNX)")
     state = torch.load(a.weights, map_location="cpu")
     model = LitePageNet(largest_kernel=largest_kernel_in(state)) if a.lite else PageNet()
     model.load_state_dict(state)
@@ -139,7 +221,7 @@ def main():
                       do_constant_folding=True)
     strip_identities(a.onnx)
     if a.lite:
-        split_wide_depthwise(a.onnx)
+        rewrite_for_opencv(a.onnx)
     digest = hashlib.sha256(open(a.onnx, "rb").read()).hexdigest()
     print("%s sha256 %s" % (a.onnx, digest))
 
