@@ -1,0 +1,48 @@
+import FocalSynthetic
+import Testing
+
+@testable import Focal
+
+/// A portrait frame reaches the page network on its side, through the network with its kernels
+/// turned to match: OpenCV 4.6 runs the network's narrow maps slowly, and a portrait frame's are
+/// as narrow as a landscape frame's are low. The maps must be the network's own.
+@Suite struct TurnedPageModelTests {
+    static let width = 540, height = 960
+
+    static func portraitScene() throws -> Frame {
+        let desk = try SyntheticBackground.wood.render(width: width, height: height, seed: 7)
+        let page = try SyntheticPage(width: 425, height: 550, seed: 8)
+        let corners = SyntheticScene.corners(
+            frameWidth: width, frameHeight: height, center: Point(x: 260, y: 500), fill: 0.7, rotation: -8, tilt: 0.1)
+        return try SyntheticScene(background: desk, page: page, corners: corners, noise: 2).frame
+    }
+
+    @Test(arguments: [DetectorOptions.Accuracy.low, .high])
+    func aPortraitFrameRunsOnItsSideWithTheNetworksOwnMaps(accuracy: DetectorOptions.Accuracy) throws {
+        let frame = try Self.portraitScene()
+        let model = try PageModel.borrow(path: nil, inputSize: PageModel.inputSize(for: accuracy))
+        defer { PageModel.giveBack(model) }
+        let view = AccuracyProfile.of(accuracy).pageModelView
+        try model.setTurning(false)
+        let upright = try model.pageProbability(in: frame, view: view)
+        try model.setTurning(true)
+        let shapesBefore = model.turnedShapeCount
+        let turned = try model.pageProbability(in: frame, view: view)
+        // The model may have run this shape turned for an earlier test; otherwise it adds it now.
+        #expect(model.turnedShapeCount >= max(1, shapesBefore), "the portrait frame ran upright")
+        #expect(turned.width == upright.width && turned.height == upright.height)
+        let largest = zip(turned.values, upright.values).map { abs($0 - $1) }.max() ?? 1
+        // Float rounding: 3e-7 measured; a kernel turned the wrong way moves whole regions.
+        #expect(largest < 1e-4, "the maps differ by up to \(largest)")
+        #expect((turned.values.max() ?? 0) > 0.9, "the page is not in the maps")
+    }
+
+    @Test func aLandscapeFrameRunsUpright() throws {
+        let frame = try SyntheticBackground.wood.render(width: Self.height, height: Self.width, seed: 7)
+        let model = try PageModel.borrow(path: nil, inputSize: PageModel.inputSize(for: .low))
+        defer { PageModel.giveBack(model) }
+        let shapesBefore = model.turnedShapeCount
+        _ = try model.pageProbability(in: frame, view: AccuracyProfile.of(.low).pageModelView)
+        #expect(model.turnedShapeCount == shapesBefore)
+    }
+}
