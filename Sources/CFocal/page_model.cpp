@@ -16,10 +16,11 @@ struct cfocal_page_model {
     // A network for each input shape: OpenCV 4.6 keeps a network's Resize sizes from its first
     // forward pass. Inputs come in a few shapes (proportional_size), so a model holds a few.
     std::map<std::pair<int, int>, cv::dnn::Net> nets;
-    // The same for portrait inputs, run on their side (turned_network_for), by the turned shape.
+    // The same for portrait inputs, run on their side (portrait_maps), by the turned shape.
     std::map<std::pair<int, int>, cv::dnn::Net> turned_nets;
+    std::map<std::pair<int, int>, int> upright_portraits;  // portrait inputs run upright, by turned shape
     bool turning = true;   // cfocal_page_model_set_turning
-    bool turnable = true;  // cleared when the network's kernels cannot be turned
+    bool turnable = true;  // cleared where the network turned did not give the same maps
     cv::dnn::Net unused;   // read on opening, to check the file; the first shape takes it
 };
 
@@ -123,57 +124,11 @@ bool turn_kernels(cv::dnn::Net &net) {
     return upper_right_parts.size() == lower_left_parts.size();
 }
 
-// Whether `turned` on a probe image's transpose gives the transposes of `upright`'s maps on it
-// (portrait is the probe's size). Checked once for each shape, so that a network with some other
-// asymmetric layer, which turn_kernels cannot see, is run upright rather than wrongly.
-bool gives_transposed_maps(cv::dnn::Net &upright, cv::dnn::Net &turned, cv::Size portrait) {
-    cv::Mat probe(portrait, CV_8UC3), probe_turned;
-    cv::RNG(1).fill(probe, cv::RNG::UNIFORM, 0, 256);
-    cv::transpose(probe, probe_turned);
-    upright.setInput(cv::dnn::blobFromImage(probe, 1.0, probe.size(), cv::Scalar(), false, false));
-    cv::Mat expected = upright.forward().clone();
-    turned.setInput(cv::dnn::blobFromImage(probe_turned, 1.0, probe_turned.size(), cv::Scalar(), false, false));
-    cv::Mat got = turned.forward();
-    if (expected.dims != 4 || got.dims != 4 || expected.size[1] != got.size[1] || expected.size[2] != got.size[3] ||
-        expected.size[3] != got.size[2])
-        return false;
-    for (int channel = 0; channel < expected.size[1]; ++channel) {
-        cv::Mat want(expected.size[2], expected.size[3], CV_32F, expected.ptr<float>(0, channel));
-        cv::Mat have(got.size[2], got.size[3], CV_32F, got.ptr<float>(0, channel)), have_upright;
-        cv::transpose(have, have_upright);
-        if (cv::norm(want, have_upright, cv::NORM_INF) > 1e-4) return false;
-    }
-    return true;
-}
-
-// The network for a portrait input run on its side (size is the turned input's), or null where
-// the network cannot be turned. OpenCV 4.6's dnn runs a 3 × 3 depthwise convolution fast only on
-// maps 18 or more columns wide, and a portrait input's maps are as narrow as a landscape one's
-// are low (at .low, 96 wide: 5.1 ms upright, 3.3 on its side, in Python's cv2.dnn).
-cv::dnn::Net *turned_network_for(cfocal_page_model *model, cv::Size size) {
-    if (!model->turnable) return nullptr;
-    const auto key = std::make_pair(size.width, size.height);
-    auto found = model->turned_nets.find(key);
-    if (found != model->turned_nets.end()) return &found->second;
-    cv::dnn::Net net = read_onnx(model->path.c_str(), "page model");
-    cv::dnn::Net upright = read_onnx(model->path.c_str(), "page model");
-    if (!turn_kernels(net) || !gives_transposed_maps(upright, net, cv::Size(size.height, size.width))) {
-        model->turnable = false;
-        return nullptr;
-    }
-    return &model->turned_nets.emplace(key, net).first->second;
-}
-
-PageMaps forward(cfocal_page_model *model, const cv::Mat &upright) {
-    // A portrait input runs on its side, through the network turned to match: the same maps.
-    cv::dnn::Net *turned_net = upright.rows > upright.cols && model->turning ? turned_network_for(model, cv::Size(upright.rows, upright.cols)) : nullptr;
-    cv::Mat input = upright;
-    if (turned_net != nullptr) cv::transpose(upright, input);
+// The network's page and outline maps for input (8-bit BGR), at the input's size.
+PageMaps maps_from(cfocal_page_model *model, cv::dnn::Net &net, const cv::Mat &input) {
     const cv::Size size = input.size();
-    cv::dnn::Net &net = turned_net != nullptr ? *turned_net : network_for(model, size);
     net.setInput(cv::dnn::blobFromImage(input, 1.0, size, cv::Scalar(), false, false));
     cv::Mat output = net.forward();
-    model->side = std::min(size.width, size.height);
     // The maps come at the input's size or a whole fraction of it (a network with a head at half
     // resolution); smaller ones are interpolated to the input's size, as such a network is trained.
     // A third map, where there is one, is the corner head's: trained with the others (it teaches
@@ -190,16 +145,49 @@ PageMaps forward(cfocal_page_model *model, const cv::Mat &upright) {
         cv::resize(at, out, size, 0, 0, cv::INTER_LINEAR);
         return out;
     };
-    PageMaps maps;
-    maps.page = map(0);
-    maps.outline = map(1);
-    if (turned_net != nullptr) {
-        cv::Mat page, outline;
-        cv::transpose(maps.page, page);
-        cv::transpose(maps.outline, outline);
-        maps = {page, outline};
-    }
+    return {map(0), map(1)};
+}
+
+PageMaps transposed(const PageMaps &maps) {
+    PageMaps out;
+    cv::transpose(maps.page, out.page);
+    cv::transpose(maps.outline, out.outline);
+    return out;
+}
+
+bool same_maps(const PageMaps &a, const PageMaps &b) {
+    const double most = 1e-4;  // float rounding is 3e-7; a kernel turned wrongly moves whole regions
+    return a.page.size() == b.page.size() && cv::norm(a.page, b.page, cv::NORM_INF) <= most &&
+           cv::norm(a.outline, b.outline, cv::NORM_INF) <= most;
+}
+
+// The maps of a portrait input, from the network turned on its side where it can be. OpenCV 4.6's
+// dnn runs a 3 × 3 depthwise convolution fast only on maps 18 or more columns wide, and a portrait
+// input's maps are as narrow as a landscape input's are low (.low, 96 wide: 5.5 ms upright, 3.4 on
+// its side). A shape's first input runs upright only, its second both ways: the upright maps are
+// its answer, and the turned network is kept for the shape only if it gave the same maps, so that
+// a network with some other layer that does not turn (one turn_kernels cannot see) runs upright
+// rather than wrongly.
+PageMaps portrait_maps(cfocal_page_model *model, const cv::Mat &upright) {
+    cv::Mat turned_input;
+    cv::transpose(upright, turned_input);
+    const auto key = std::make_pair(turned_input.cols, turned_input.rows);
+    auto found = model->turned_nets.find(key);
+    if (found != model->turned_nets.end()) return transposed(maps_from(model, found->second, turned_input));
+    const PageMaps maps = maps_from(model, network_for(model, upright.size()), upright);
+    if (model->upright_portraits[key]++ == 0) return maps;  // a lone photo pays for no second network
+    cv::dnn::Net net = read_onnx(model->path.c_str(), "page model");
+    if (turn_kernels(net) && same_maps(maps, transposed(maps_from(model, net, turned_input))))
+        model->turned_nets.emplace(key, net);
+    else
+        model->turnable = false;
     return maps;
+}
+
+PageMaps forward(cfocal_page_model *model, const cv::Mat &upright) {
+    model->side = std::min(upright.cols, upright.rows);
+    if (upright.rows > upright.cols && model->turning && model->turnable) return portrait_maps(model, upright);
+    return maps_from(model, network_for(model, upright.size()), upright);
 }
 
 // The input for an image at about its own proportions, side along its shorter side: the longer
