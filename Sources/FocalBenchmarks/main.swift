@@ -133,14 +133,18 @@ func detectBenchmark(sample: String, rounds: Int, only: String?) throws {
     // already found and a full search runs every tenth frame or when a page is not confirmed.
     let lowStream = try Detector(type: .rectangle, options: .init(accuracy: .low, tracking: true))
     let highStream = try Detector(type: .rectangle, options: .init(accuracy: .high, tracking: true))
+    // The network's input, height × width, as the frame's proportions make it (a portrait clip's is
+    // portrait; the shim runs it on its side).
+    let portrait = reader.height > reader.width
+    let lowInput = portrait ? "160 × 96" : "96 × 160", highInput = portrait ? "288 × 160" : "160 × 288"
     let runs: [(String, (Frame) throws -> Int)] = [
         ("textbook recipe (Canny, contours, largest 4-gon)", { try TextbookRectangles.detect(in: $0).count }),
         ("edges only (--no-page-model) .low", { try classicalLow.features(in: $0).count }),
         ("edges only (--no-page-model) .high", { try classicalHigh.features(in: $0).count }),
         ("Focal .low (page network 96 + edges)", { try low.features(in: $0).count }),
         ("Focal .high (page network 160 + edges)", { try high.features(in: $0).count }),
-        ("  of which the network alone, 96 × 160", { try low.pageMap(for: $0) == nil ? 0 : 1 }),
-        ("  of which the network alone, 160 × 288", { try high.pageMap(for: $0) == nil ? 0 : 1 }),
+        ("  of which the network alone, \(lowInput)", { try low.pageMap(for: $0) == nil ? 0 : 1 }),
+        ("  of which the network alone, \(highInput)", { try high.pageMap(for: $0) == nil ? 0 : 1 }),
         ("Focal .low, a stream (tracking, as focal detect)", { try lowStream.features(in: $0).count }),
         ("Focal .high, a stream (tracking, as focal detect)", { try highStream.features(in: $0).count }),
     ]
