@@ -101,8 +101,10 @@ void transpose_kernels(cv::Mat &weights) {
 // network does is the same along both axes. False where a kernel is not square.
 bool turn_kernels(cv::dnn::Net &net) {
     std::map<std::string, cv::Mat> upper_right_parts, lower_left_parts;
-    auto ends_with = [](const std::string &name, const std::string &end) {
-        return name.size() >= end.size() && name.compare(name.size() - end.size(), end.size(), end) == 0;
+    // The layer's name without `end`, or "" where it does not end so.
+    auto stem = [](const std::string &name, const std::string &end) {
+        const bool ends = name.size() > end.size() && name.compare(name.size() - end.size(), end.size(), end) == 0;
+        return ends ? name.substr(0, name.size() - end.size()) : std::string();
     };
     for (const auto &name : net.getLayerNames()) {
         cv::Ptr<cv::dnn::Layer> layer = net.getLayer(net.getLayerId(name));
@@ -111,8 +113,8 @@ bool turn_kernels(cv::dnn::Net &net) {
         if (weights.dims != 4 || weights.type() != CV_32F || weights.size[2] != weights.size[3] || !weights.isContinuous())
             return false;
         transpose_kernels(weights);
-        if (ends_with(name, "_part02_out")) upper_right_parts[name.substr(0, name.size() - 11)] = weights;
-        if (ends_with(name, "_part20_out")) lower_left_parts[name.substr(0, name.size() - 11)] = weights;
+        if (const auto part = stem(name, "_part02_out"); !part.empty()) upper_right_parts[part] = weights;
+        if (const auto part = stem(name, "_part20_out"); !part.empty()) lower_left_parts[part] = weights;
     }
     for (auto &[stem, weights] : upper_right_parts) {
         auto other = lower_left_parts.find(stem);
