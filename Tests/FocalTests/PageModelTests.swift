@@ -367,7 +367,34 @@ import Testing
     func thePageOnTopIsFoundNotTheStack(accuracy: DetectorOptions.Accuracy) throws {
         let detector = try Detector(type: .rectangle, options: .init(accuracy: accuracy))
         let (_, photos) = try RealPhotoTests.measured(" stacked at \(accuracy)", with: detector, in: Self.folder)
-        try #require(photos.count == 2)
-        RealPhotoTests.expectEachFound(photos, knownMisses: [:])
+        try #require(photos.count == 3)
+        RealPhotoTests.expectEachFound(photos, knownMisses: Self.knownMisses)
+    }
+
+    /// Photos today's search gets wrong, and how.
+    static let knownMisses = [
+        "test4-on-test2.jpg":
+            "0.754 at .high, 0.847 at .low: the sheet below shows along two sides, and the strip below the page stays (the outline map draws the page's lower side for 0.4 of its length)"
+    ]
+
+    /// The sheet below shows to the left of the page and below it, and the page map covers both
+    /// sheets. Where the outline map draws the page's side across the sheet below, the strip beyond
+    /// it is cut off (`SheetBelow` in the shim's quads.cpp): the quad's left side lies on the page's.
+    /// Before, it lay on the sheet's, 44 and 77 pixels further left at its ends (Jaccard index 0.636 → 0.754).
+    @Test func theSheetBesideThePageIsCutOff() throws {
+        let still = try #require(try RealPhotoTests.stills(in: Self.folder).first { $0.file == "test4-on-test2.jpg" })
+        let found = try Detector(type: .rectangle).rectangles(in: try Frame(contentsOf: Self.folder + "/" + still.file))
+        let quad = try #require(found.first?.quad, "nothing found")
+        let side = (still.truth.topLeft, still.truth.bottomLeft)
+        for corner in [quad.topLeft, quad.bottomLeft] {
+            let off = Self.distance(of: corner, fromLineThrough: side.0, side.1)
+            #expect(off < 3, "\(corner) lies \(off) px off the page's left side: \(quad.corners)")
+        }
+    }
+
+    /// How far p lies from the line through a and b.
+    static func distance(of p: Point, fromLineThrough a: Point, _ b: Point) -> Double {
+        let d = b - a
+        return abs(d.x * (p.y - a.y) - d.y * (p.x - a.x)) / a.distance(to: b)
     }
 }
