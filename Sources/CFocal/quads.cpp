@@ -399,6 +399,8 @@ struct PageOnAStack {
 // of stills (the real photos, occluded, bowed, grey, blank), nor on clips of seeds 7 and 13. The thresholds
 // were set on the stacks of seeds 1 and 2 and on what looser ones cut wrongly (a table's lower rule,
 // a card's magnetic stripe, an ID card's header band, a page's part beyond a box standing on it).
+// On seeds 4, 5 and 6, made after and scored once, eleven scenes of 60 (both accuracies) gained, up
+// to 0.611 → 0.876, and none lost.
 struct SheetBelow {
     // How much of the cut (its middle four fifths) the outline map must draw. Lowering it cuts at
     // the rules of a table printed across a page, which the map half draws.
