@@ -1230,6 +1230,7 @@ public:
             cv::Point2d opposite;
             if (!intersect(middle, inward, q[(i + 2) % 4], q[(i + 3) % 4] - q[(i + 2) % 4], opposite)) continue;
             const double across = (opposite - middle).dot(inward);
+            if (across < 1) continue;
             for (const auto &line : straight_edges()) {
                 cv::Point2d crossing;
                 if (std::abs(line.direction.cross(along)) > sheet.most_sine ||
