@@ -219,6 +219,8 @@ struct Stepping {
     int counted = 0, samples = 0;
     bool short_of = false;  // stopped early: the fraction could not reach what the caller needed
     double fraction() const { return counted > 0 && !short_of ? double(std::max(hits[0], hits[1])) / counted : 0; }
+    // The same, counting steps either way (a page's edge, or the thin shadow it casts beside it).
+    double either_way() const { return counted > 0 && !short_of ? double(hits[0] + hits[1]) / counted : 0; }
 };
 
 // Which way the intensity steps across a line with this normal at p, within a pixel either side:
@@ -1275,13 +1277,11 @@ public:
         const cv::Point2d a = rest[i], b = rest[(i + 1) % 4];
         const Corners at = at_full(rest);
         if (outline_between(at[i], at[(i + 1) % 4]) < sheet.least_drawn) return false;
-        auto stepping_share = [&](const cv::Point2d &from, const cv::Point2d &to) {
-            const Stepping s = stepping(from, to, gx_, gy_, sheet.step);
-            return s.counted > 0 ? double(s.hits[0] + s.hits[1]) / s.counted : 0.0;
+        auto steps = [&](const cv::Point2d &from, const cv::Point2d &to) {
+            return stepping(from, to, gx_, gy_, sheet.step).either_way();
         };
-        if (stepping_share(a, b) < sheet.least_stepping) return false;
-        if (std::max(stepping_share(a, a + (b - a) * sheet.end), stepping_share(b + (a - b) * sheet.end, b)) <
-            sheet.least_stepping)
+        if (steps(a, b) < sheet.least_stepping) return false;
+        if (std::max(steps(a, a + (b - a) * sheet.end), steps(b + (a - b) * sheet.end, b)) < sheet.least_stepping)
             return false;
         const Corners strip = order({q[i], q[(i + 1) % 4], rest[(i + 1) % 4], rest[i]});
         auto page_in = [&](const Corners &w) {
