@@ -433,6 +433,19 @@ struct OutlinePreference {
     double margin = 0.2;
 };
 
+// When the outline map's lines are skipped at `.low` (CFOCAL_OUTLINE_LINES_WHERE_UNDRAWN). They cost
+// about 1 ms at .low's 320 px (HoughLinesP over the outline band, 0.75 ms), a fifth of its frame,
+// and change nothing where the region's quad is already outlined all round: the sample clip's page
+// (drawn 1.0 on every frame) keeps .low's speed. Where a cable, a shadow or an object leaves the
+// region short of a side they mend it: at .low the laid cable over the phone photos 0.838 → 0.877,
+// standing objects 0.787 → 0.821 (CHANGELOG 0.7.8).
+struct OutlineLinesGate {
+    // How much of the likeliest region quad the outline map must draw (drawn_outline) for the lines
+    // to be skipped. Lowering it skips them on more frames (faster) and keeps fewer of the quads that
+    // mend a region cut short; 0.8 lost half the laid cable's gain.
+    double least_drawn = 0.95;
+};
+
 // An open book's page, or a page on another, whose region the network joins with what lies beside
 // it out to the frame's border: the chosen quad's side lies on the border and its neighbouring sides
 // run on, edgeless, through the other page (on the phone photos' book, a fifth of the quad's width).
@@ -1081,9 +1094,9 @@ public:
         // Where a page's region leaks into a pale desk or a shadow, its hull takes the leak in,
         // while the outline still runs straight along the page's side (on the phone photos, the
         // white page on a white desk, the receipt on one and the card whose side meets a shadow:
-        // 0.80, 0.93 and 0.90 → 0.98, 0.99 and 0.99 at .high; at .low, where the map is coarser,
-        // nothing gained).
-        if (!o_.page_outline_lines) return;
+        // 0.80, 0.93 and 0.90 → 0.98, 0.99 and 0.99 at .high).
+        if (o_.page_outline_lines == CFOCAL_OUTLINE_LINES_NEVER) return;
+        if (o_.page_outline_lines == CFOCAL_OUTLINE_LINES_WHERE_UNDRAWN && region_outlined_all_round()) return;
         std::vector<Corners> lined;
         quads_from_lines(outline_lines(view_, min_side_, 8), min_side_, small_.size(), lined);
         // Lines also meet in quads the map does not outline, and a page region's agreement can
@@ -1095,6 +1108,15 @@ public:
                 const double agreement = agreement_with(q);
                 candidates_.push_back({q, agreement, true, true, -1, agreement});
             }
+    }
+
+    // Whether the page region's likeliest quad (the greatest agreement) has its outline drawn all
+    // round, where the outline's lines would find the quad the region gave (OutlineLinesGate).
+    bool region_outlined_all_round() const {
+        const Candidate *likeliest = nullptr;
+        for (const auto &c : candidates_)
+            if (c.learned && (likeliest == nullptr || c.agreement > likeliest->agreement)) likeliest = &c;
+        return likeliest != nullptr && drawn_outline(likeliest->corners, view_) >= OutlineLinesGate{}.least_drawn;
     }
 
     // Brightness thresholds and closed edge maps (skipped by a tracker confirming known documents,

@@ -16,13 +16,6 @@ import Testing
             "0.895 since 0.5.0 traces the network's regions at half the working size: the page's region leaks along the cable to the frame's right edge. Traced at the working size it was 0.928, but a box over a corner lost more (the occluded photos 0.992 → 0.974; MODEL_CARD.md)"
     ]
 
-    /// The same at `.low`, where the network sees each photo 96 pixels across its shorter side.
-    static let knownMissesWithACableAtLowAccuracy: [String: String] = [
-        "inner-lines-dark-background.webp": "0.618: cut at the cable, where the network's coarser region stops",
-        "inner-lines.webp": "0.846: cut at the cable, where the network's coarser region stops",
-        "low-contrast.webp": "0.881: the receipt on a white desk, its faint sides cut at the cable",
-    ]
-
     struct Still: Decodable {
         var file: String
         var quad: [[Double]]
@@ -147,11 +140,15 @@ import Testing
         Self.expectEachFound(photos, knownMisses: Self.knownMissesWithACable)
     }
 
-    /// The same at `.low`, where the network's coarser region stops at the cable on the ruled pages.
+    /// The same at `.low`, where the network sees each photo 96 pixels across its shorter side and
+    /// its coarser region stops at the cable on three of them (the two cards 0.618 and 0.846, the
+    /// receipt on a white desk 0.881 until 0.7.8). The outline map still runs along each side, and
+    /// its straight stretches, tried where the region's quad is not outlined all round, make the
+    /// whole page's quad.
     @Test func thePhotosWithACableAcrossThePageAreFoundWholeAtLowAccuracyToo() throws {
         let detector = try Detector(type: .rectangle, options: DetectorOptions(accuracy: .low))
         let (_, photos) = try Self.measured(" with a cable across the page at .low", with: detector, scene: Self.withACable)
-        Self.expectEachFound(photos, knownMisses: Self.knownMissesWithACableAtLowAccuracy)
+        Self.expectEachFound(photos, knownMisses: [:])
     }
 
     /// A photo with a dark cable across its page: a third of the way down the left side to half way

@@ -270,6 +270,14 @@ typedef enum {
     /* 2 was TILED (squares along the image, and squeezed), for the network before 0.4.0 */
 } cfocal_page_view;
 
+/* When quads on the straight stretches of the page network's outline map are candidates too. */
+typedef enum {
+    CFOCAL_OUTLINE_LINES_NEVER = 0,
+    CFOCAL_OUTLINE_LINES_ALWAYS = 1,
+    CFOCAL_OUTLINE_LINES_WHERE_UNDRAWN = 2, /* only where no quad of the page region has its outline drawn
+                                               all round (most frames with a page skip the cost) */
+} cfocal_outline_lines;
+
 typedef struct {
     int32_t working_size;            /* long side of the image candidates are found on, pixels */
     int32_t max_results;
@@ -290,8 +298,9 @@ typedef struct {
     cfocal_page_model *second_look_model; /* where nothing is found: a second look, this model's maps at
                                              second_look_input added to the first (NULL: none) */
     int32_t second_look_input;
-    int32_t page_outline_lines;      /* 1: quads on the straight stretches of its outline map too (about 1 ms at
-                                        640 px; mends regions that leak into a pale desk or a shadow) */
+    int32_t page_outline_lines;      /* a cfocal_outline_lines: quads on the straight stretches of its outline
+                                        map too (about 1 ms; mends regions that leak into a pale desk or a
+                                        shadow, or stop at a cable) */
     int32_t straight_edge_count;     /* straight edges tried for quads when nothing else convinced */
 } cfocal_quad_options;
 
