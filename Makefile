@@ -3,7 +3,7 @@ SWIFT ?= swift
 SAMPLE ?= Samples/Media/document.mp4
 OUTPUT ?= out/overlay.mp4
 
-.PHONY: demo test deps build bench fuzz spec-check browser-check replicas-check consumer-check docs sample-media page-model clean
+.PHONY: demo test deps build bench fuzz spec-check browser-check replicas-check consumer-check docs sample-media page-model dev-sets clean
 
 ## Install what is missing, build the focal command, and run it on the bundled sample.
 demo: deps
@@ -70,6 +70,13 @@ consumer-check: deps
 bench:
 	@scripts/install-deps.sh --bench
 	scripts/bench.sh
+
+## The document detector's development and held-apart sets, made and scored at .high and .low
+## (scripts/eval/dev-sets.py; needs ../shared/eval and Debian's python3-opencv). SETS= picks some:
+## `make dev-sets SETS="standing-1 held"`; `scripts/eval/dev-sets.py --list` lists them.
+dev-sets: deps
+	$(SWIFT) build -c release --product focal
+	/usr/bin/python3 scripts/eval/dev-sets.py $(SETS)
 
 ## Retrain the page detector (Sources/Focal/Models/page-detector.onnx) from scratch: scenes, training, export.
 ## About 60 minutes on 2 cores (EfficientNet-Lite0 fine-tuned); see Models/page-detector/MODEL_CARD.md.

@@ -1,0 +1,236 @@
+#!/usr/bin/python3
+"""Makes the document detector's development and held-apart sets and scores `focal detect --types
+rectangle` on them at `.high` and `.low`: the figures CHANGELOG.md, the model card and the issues'
+closing notes quote, from a clean clone, in one command.
+
+Usage: /usr/bin/python3 scripts/eval/dev-sets.py [--list] [--accuracy high|low|both] [SET ...]
+
+  SET          a set's name, or a group: stills (every still set, the default), clips, held (the
+               sets held apart), all. --list prints them with the commands that make them.
+  --focal F    the focal to score (default .build/release/focal; `swift build -c release
+               --product focal` first)
+  --shared D   the evaluation kit beside the project (default ../shared: eval/score.py,
+               eval/make_set.py)
+  --work D     where sets are made and predictions kept (default .build/dev-sets); a set made once is
+               kept, predictions are made again on every run
+  --json F     the table as JSON too
+
+Needs Debian's python3-opencv and ffmpeg. The generators run in a Python environment of their
+own, made on first use in WORK/env (Debian's cv2 with the numpy and Pillow that made the quoted
+figures, from PyPI: make_set.py renders its pages' text with Pillow, and another version draws
+other glyphs, so other clips). Every generator is seeded: a set made again is the same pictures,
+and a run gives the same figures. Sets listed as `held` were not looked at while choosing any
+setting; keep them that way: score them once a change is decided.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+SCRIPTS = os.path.join(ROOT, 'scripts', 'eval')
+RESOURCES = os.path.join(ROOT, 'Tests', 'FocalTests', 'Resources')
+PHONE_PHOTOS = os.path.join(RESOURCES, 'phone_photos')
+
+
+# The generators' environment: Debian's cv2 (python3-opencv) beside these from PyPI.
+GENERATOR_PACKAGES = ('numpy==1.26.4', 'pillow==13.0.0')
+
+
+def generators_python(work):
+    """The Python the generators and the scorer run in, made on first use."""
+    env = os.path.join(work, 'env')
+    python = os.path.join(env, 'bin', 'python')
+    marker = os.path.join(env, '.packages')
+    wanted = ' '.join(GENERATOR_PACKAGES)
+    if os.path.exists(marker) and open(marker).read() == wanted:
+        return python
+    print('dev-sets: making the generators\' environment in %s (%s)' % (env, wanted), file=sys.stderr)
+    shutil.rmtree(env, ignore_errors=True)
+    for command in (['/usr/bin/python3', '-m', 'venv', '--system-site-packages', env],
+                    [python, '-m', 'pip', 'install', '-q', *GENERATOR_PACKAGES]):
+        if subprocess.run(command).returncode != 0:
+            sys.exit('dev-sets: could not make the environment (%s)' % ' '.join(command))
+    check = subprocess.run([python, '-c', 'import cv2, numpy, PIL'], capture_output=True, text=True)
+    if check.returncode != 0:
+        sys.exit('dev-sets: the environment lacks cv2 (apt-get install python3-opencv): ' + check.stderr.strip())
+    with open(marker, 'w') as f:
+        f.write(wanted)
+    return python
+
+
+def generator(script, *args, env=None):
+    """A set made by one of this folder's scripts; OUT stands for the set's folder."""
+    return {'script': script, 'args': list(args), 'env': env or {}}
+
+
+# name: (role, kind, how it is made: a folder in the repository or a generator)
+SETS = {
+    'phone': ('development', 'stills', PHONE_PHOTOS),
+    'jscanify': ('development', 'stills', os.path.join(RESOURCES, 'jscanify_photos')),
+    **{'occluded-' + kind: ('development', 'stills', generator('occlude-photos.py', kind, 'OUT'))
+       for kind in ('laid-cable', 'cable', 'corner', 'pen', 'shadow', 'glare')},
+    'grey': ('development', 'stills', generator('grey-camera.py', PHONE_PHOTOS, 'OUT')),
+    'fill-4': ('development', 'stills', generator('fill-photos.py', '0.04', 'OUT')),
+    'fill-10': ('development', 'stills', generator('fill-photos.py', '0.10', 'OUT')),
+    **{'bowed-%d' % seed: ('held' if seed == 13 else 'development', 'stills',
+                           generator('bow-photos.py', 'OUT', str(seed), '16')) for seed in (11, 12, 13, 14, 15)},
+    **{'bowed-tenth-%d' % seed: ('held' if seed == 23 else 'development', 'stills',
+                                 generator('bow-photos.py', 'OUT', str(seed), '16', env={'BOW_MAX': '0.10'}))
+       for seed in (21, 22, 23)},
+    **{'stacks-%d' % seed: ('held' if seed == 3 else 'development', 'stills', generator('stack-photos.py', str(seed), 'OUT'))
+       for seed in (1, 2, 3, 4, 5, 6)},
+    **{'standing-%d' % seed: ('held' if seed == 3 else 'development', 'stills',
+                              generator('standing-objects.py', 'OUT', str(seed), '12')) for seed in (1, 2, 3)},
+    **{'blank-%d' % seed: ('held' if seed == 5 else 'development', 'stills',
+                           generator('standing-objects.py', 'OUT', str(seed), '12', env={'BLANK': '1'})) for seed in (4, 5)},
+    **{'clips-%d' % seed: ('held' if seed == 83 else 'development', 'clips', {'make_set': str(seed)}) for seed in (7, 13, 83)},
+    'facades-5': ('development', 'clips', {'facades': '5'}),
+}
+
+
+def how_made(spec, shared):
+    if isinstance(spec, str):
+        return 'in the repository: ' + os.path.relpath(spec, ROOT)
+    if 'make_set' in spec:
+        return '%s/eval/make_set.py --out OUT --seed %s' % (shared, spec['make_set'])
+    if 'facades' in spec:
+        return 'scripts/eval/facade-clips.py %s/eval OUT %s' % (shared, spec['facades'])
+    env = ' '.join('%s=%s' % kv for kv in spec['env'].items())
+    args = ' '.join(os.path.relpath(a, ROOT) if a.startswith(ROOT) else a for a in spec['args'])
+    return ('%s scripts/eval/%s %s' % (env, spec['script'], args)).strip()
+
+
+def made(name, spec, work, shared, python):
+    """The set's folder, made first where it is not yet."""
+    if isinstance(spec, str):
+        return spec
+    out = os.path.join(work, 'sets', name)
+    if os.path.exists(os.path.join(out, '.made')):
+        return out
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    if 'make_set' in spec:
+        command = [python, os.path.join(shared, 'eval', 'make_set.py'), '--out', out, '--seed', spec['make_set']]
+    elif 'facades' in spec:
+        command = [python, os.path.join(SCRIPTS, 'facade-clips.py'), os.path.join(shared, 'eval'), out, spec['facades']]
+    else:
+        command = [python, os.path.join(SCRIPTS, spec['script'])] + [out if a == 'OUT' else a for a in spec['args']]
+    print('making %s: %s' % (name, how_made(spec, shared)), file=sys.stderr)
+    result = subprocess.run(command, env={**os.environ, **spec.get('env', {})}, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit('dev-sets: making %s failed (%s):\n%s' % (name, ' '.join(command), result.stderr[-2000:]))
+    open(os.path.join(out, '.made'), 'w').close()
+    return out
+
+
+def inputs(folder, kind):
+    """The files focal reads: each still of corners.json, or each clip."""
+    if kind == 'clips':
+        return sorted(f for f in os.listdir(folder) if f.endswith('.mp4'))
+    with open(os.path.join(folder, 'corners.json')) as f:
+        return [s['file'] for s in json.load(f)['stills']]
+
+
+def scored(name, folder, kind, accuracy, focal, work, shared, python):
+    """Runs focal on each input of the set and scores it: (mean JI, found, of, false pages or None)."""
+    pred = os.path.join(work, 'predictions', accuracy, name)
+    shutil.rmtree(pred, ignore_errors=True)
+    os.makedirs(pred)
+
+    def detect(file):
+        target = os.path.join(pred, (file[:-4] if kind == 'clips' else file) + '.json')
+        subprocess.run([focal, 'detect', os.path.join(folder, file), '--types', 'rectangle', '--accuracy', accuracy,
+                        '--json', target], capture_output=True)
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        list(pool.map(detect, inputs(folder, kind)))
+    truth = folder if kind == 'clips' else os.path.join(folder, 'corners.json')
+    report = os.path.join(work, 'predictions', accuracy, name + '.score.json')
+    result = subprocess.run([python, os.path.join(shared, 'eval', 'score.py'), '--gt', truth, '--pred', pred,
+                             '--json', report], capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit('dev-sets: scoring %s at %s failed:\n%s' % (name, accuracy, result.stderr[-2000:]))
+    with open(report) as f:
+        summary = json.load(f)['summary']
+    if kind == 'clips':
+        return summary['mean_ji_smartdoc'], None, summary['doc_frames'], summary['false_pos_nodoc']
+    every = summary['ALL']
+    return every['mean_ji_image'], every['detected'], every['n'], None
+
+
+def chosen(names):
+    if not names:
+        names = ['stills']
+    out = []
+    for name in names:
+        if name == 'all':
+            out += list(SETS)
+        elif name in ('stills', 'clips'):
+            out += [n for n, (_, kind, _) in SETS.items() if kind == name]
+        elif name == 'held':
+            out += [n for n, (role, _, _) in SETS.items() if role == 'held']
+        elif name in SETS:
+            out.append(name)
+        else:
+            sys.exit("dev-sets: no set named '%s'; --list shows them" % name)
+    return list(dict.fromkeys(out))
+
+
+def cell(result):
+    if result is None:
+        return ''
+    mean, found, count, false_pages = result
+    if false_pages is not None:
+        return '%.3f  %d/%d false' % (mean, false_pages[0], false_pages[1])
+    return '%.3f  %d/%d' % (mean, found, count)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('sets', nargs='*')
+    ap.add_argument('--list', action='store_true')
+    ap.add_argument('--accuracy', choices=('high', 'low', 'both'), default='both')
+    ap.add_argument('--focal', default=os.path.join(ROOT, '.build', 'release', 'focal'))
+    ap.add_argument('--shared', default='../shared')
+    ap.add_argument('--work', default=os.path.join(ROOT, '.build', 'dev-sets'))
+    ap.add_argument('--json')
+    args = ap.parse_args()
+    shared = os.path.abspath(os.path.join(ROOT, args.shared))
+    if args.list:
+        for name, (role, kind, spec) in SETS.items():
+            print('%-20s %-12s %-7s %s' % (name, role, kind, how_made(spec, args.shared)))
+        return
+    if not os.access(args.focal, os.X_OK):
+        sys.exit('dev-sets: no focal at %s: build it (swift build -c release --product focal) or give --focal' % args.focal)
+    if not os.path.exists(os.path.join(shared, 'eval', 'score.py')):
+        sys.exit('dev-sets: no evaluation kit at %s/eval (score.py): give --shared' % shared)
+    python = generators_python(os.path.abspath(args.work))
+    accuracies = ['high', 'low'] if args.accuracy == 'both' else [args.accuracy]
+    env_models = os.environ.get('FOCAL_MODELS')
+    os.environ.setdefault('FOCAL_MODELS', os.path.join(ROOT, 'Sources', 'Focal', 'Models'))
+    rows = []
+    row = '%-20s %-12s' + ' %-22s' * len(accuracies)
+    print(row % ('set', 'role', *['.' + a for a in accuracies]))
+    for name in chosen(args.sets):
+        role, kind, spec = SETS[name]
+        folder = made(name, spec, args.work, shared, python)
+        results = {a: scored(name, folder, kind, a, args.focal, args.work, shared, python) for a in accuracies}
+        print(row % (name, role, *[cell(results[a]) for a in accuracies]), flush=True)
+        rows.append({'set': name, 'role': role, 'kind': kind, 'made': how_made(spec, args.shared),
+                     **{a: dict(zip(('mean_ji', 'found', 'of', 'false_pages'), results[a])) for a in accuracies}})
+    for role in ('development', 'held'):
+        these = [r for r in rows if r['role'] == role]
+        if these:
+            means = ['%.3f (%d sets)' % (sum(r[a]['mean_ji'] for r in these) / len(these), len(these)) for a in accuracies]
+            print(row % ('mean', role, *means))
+    if args.json:
+        with open(args.json, 'w') as f:
+            json.dump({'focal': args.focal, 'models': env_models or os.environ['FOCAL_MODELS'], 'sets': rows}, f, indent=1)
+
+
+if __name__ == '__main__':
+    main()
