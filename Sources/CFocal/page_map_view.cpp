@@ -138,13 +138,13 @@ std::vector<Line> outline_lines(const NetworkView &view, double min_length, int 
     return out;
 }
 
-double drawn_outline(const Corners &working, const NetworkView &view) {
+std::array<double, 4> drawn_sides(const Corners &working, const NetworkView &view) {
     const Corners q = view.to_map(working);
-    std::array<double, 4> drawn;
+    std::array<double, 4> drawn{};
     for (int i = 0; i < 4; ++i) {
         const cv::Point2d a = q[i], d = q[(i + 1) % 4] - q[i];
         const double length = cv::norm(d);
-        if (length < 1) return 0;
+        if (length < 1) return {};
         const cv::Point2d across(-d.y / length, d.x / length);
         const int samples = std::max(4, int(0.8 * length / view.cell));
         int marked = 0, inside = 0;
@@ -162,6 +162,11 @@ double drawn_outline(const Corners &working, const NetworkView &view) {
         }
         drawn[i] = inside > 0 ? double(marked) / inside : 1.0;
     }
+    return drawn;
+}
+
+double drawn_outline(const Corners &working, const NetworkView &view) {
+    std::array<double, 4> drawn = drawn_sides(working, view);
     std::sort(drawn.begin(), drawn.end());
     return drawn[1];
 }

@@ -7,6 +7,7 @@
 #include "quad_candidates.hpp"
 
 #include <opencv2/core.hpp>
+#include <array>
 #include <utility>
 #include <vector>
 
@@ -58,11 +59,14 @@ double network_agreement(const Corners &working, const NetworkView &view);
 // maps' size, returned at the working image's.
 std::vector<Line> outline_lines(const NetworkView &view, double min_length, int keep);
 
-// How well the network's outline map draws a quad: along each side (its middle four fifths, a
-// sample a cell apart) the fraction of samples where the map exceeds one half within a cell either
-// way across the side, and of the four fractions the second least. One side may go undrawn, where
-// a page meets a shadow or a pale desk; a quad the map does not outline has two or more. Sides
-// beyond the image count as drawn. q is at the working image's size.
+// How well the network's outline map draws each side of a quad, in order: along the side (its middle
+// four fifths, a sample a cell apart) the fraction of samples where the map exceeds one half within a
+// cell either way across it. Sides beyond the image count as drawn. q is at the working image's size.
+std::array<double, 4> drawn_sides(const Corners &working, const NetworkView &view);
+
+// How well the network's outline map draws a quad: of drawn_sides, the second least. One side may
+// go undrawn, where a page meets a shadow or a pale desk; a quad the map does not outline has two
+// or more.
 double drawn_outline(const Corners &working, const NetworkView &view);
 
 // Quads the network itself proposes: the page regions less the outline band (which splits touching
