@@ -146,11 +146,14 @@ def scored(name, folder, kind, accuracy, focal, work, shared, python):
 
     def detect(file):
         target = os.path.join(pred, (file[:-4] if kind == 'clips' else file) + '.json')
-        subprocess.run([focal, 'detect', os.path.join(folder, file), '--types', 'rectangle', '--accuracy', accuracy,
-                        '--json', target], capture_output=True)
+        result = subprocess.run([focal, 'detect', os.path.join(folder, file), '--types', 'rectangle', '--accuracy',
+                                 accuracy, '--json', target], capture_output=True, text=True)
+        return None if result.returncode == 0 else '%s: %s' % (file, result.stderr.strip()[-500:])
 
     with ThreadPoolExecutor(max_workers=2) as pool:
-        list(pool.map(detect, inputs(folder, kind)))
+        failed = [f for f in pool.map(detect, inputs(folder, kind)) if f]
+    if failed:
+        sys.exit('dev-sets: focal failed on %s at %s:\n%s' % (name, accuracy, '\n'.join(failed)))
     truth = folder if kind == 'clips' else os.path.join(folder, 'corners.json')
     report = os.path.join(work, 'predictions', accuracy, name + '.score.json')
     result = subprocess.run([python, os.path.join(shared, 'eval', 'score.py'), '--gt', truth, '--pred', pred,
@@ -211,17 +214,17 @@ def main():
         sys.exit('dev-sets: no focal at %s: build it (swift build -c release --product focal) or give --focal' % args.focal)
     if not os.path.exists(os.path.join(shared, 'eval', 'score.py')):
         sys.exit('dev-sets: no evaluation kit at %s/eval (score.py): give --shared' % shared)
-    python = generators_python(os.path.abspath(args.work))
+    work = os.path.abspath(args.work)
+    python = generators_python(work)
     accuracies = ['high', 'low'] if args.accuracy == 'both' else [args.accuracy]
-    env_models = os.environ.get('FOCAL_MODELS')
-    os.environ.setdefault('FOCAL_MODELS', os.path.join(ROOT, 'Sources', 'Focal', 'Models'))
+    models = os.environ.setdefault('FOCAL_MODELS', os.path.join(ROOT, 'Sources', 'Focal', 'Models'))
     rows = []
     row = '%-20s %-12s' + ' %-22s' * len(accuracies)
     print(row % ('set', 'role', *['.' + a for a in accuracies]))
     for name in chosen(args.sets):
         role, kind, spec = SETS[name]
-        folder = made(name, spec, args.work, shared, python)
-        results = {a: scored(name, folder, kind, a, args.focal, args.work, shared, python) for a in accuracies}
+        folder = made(name, spec, work, shared, python)
+        results = {a: scored(name, folder, kind, a, args.focal, work, shared, python) for a in accuracies}
         print(row % (name, role, *[cell(results[a]) for a in accuracies]), flush=True)
         rows.append({'set': name, 'role': role, 'kind': kind, 'made': how_made(spec, args.shared),
                      **{a: dict(zip(('mean_ji', 'found', 'of', 'false_pages'), results[a])) for a in accuracies}})
@@ -232,7 +235,7 @@ def main():
             print(row % ('mean', role, *means))
     if args.json:
         with open(args.json, 'w') as f:
-            json.dump({'focal': args.focal, 'models': env_models or os.environ['FOCAL_MODELS'], 'sets': rows}, f, indent=1)
+            json.dump({'focal': args.focal, 'models': models, 'sets': rows}, f, indent=1)
 
 
 if __name__ == '__main__':
