@@ -72,11 +72,12 @@ bench:
 	scripts/bench.sh
 
 ## The document detector's development and held-apart sets, made and scored at .high and .low
-## (scripts/eval/dev-sets.py; needs ../shared/eval and Debian's python3-opencv). SETS= picks some:
-## `make dev-sets SETS="standing-1 held"`; `scripts/eval/dev-sets.py --list` lists them.
+## (scripts/eval/dev-sets.py; needs the evaluation kit, SHARED/eval, and Debian's python3-opencv).
+## SETS= picks some: `make dev-sets SETS="standing-1 held"`; `scripts/eval/dev-sets.py --list` lists them.
+SHARED ?= ../shared
 dev-sets: deps
 	$(SWIFT) build -c release --product focal
-	/usr/bin/python3 scripts/eval/dev-sets.py $(SETS)
+	/usr/bin/python3 scripts/eval/dev-sets.py --shared $(SHARED) $(SETS)
 
 ## Retrain the page detector (Sources/Focal/Models/page-detector.onnx) from scratch: scenes, training, export.
 ## About 60 minutes on 2 cores (EfficientNet-Lite0 fine-tuned); see Models/page-detector/MODEL_CARD.md.
