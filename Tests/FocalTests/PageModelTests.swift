@@ -80,6 +80,19 @@ import Testing
         }
     }
 
+    /// Each annotated photo of `folder` through the rectangle detector at `accuracy`, found as
+    /// `expectEachFound` asks; `count` of them, where given. Prints its figures as "real
+    /// photos\(label) at \(accuracy)".
+    static func expectEachFound(
+        in folder: String, at accuracy: DetectorOptions.Accuracy, label: String, count: Int? = nil,
+        knownMisses: [String: String] = [:]
+    ) throws {
+        let detector = try Detector(type: .rectangle, options: .init(accuracy: accuracy))
+        let (_, photos) = try measured("\(label) at \(accuracy)", with: detector, in: folder)
+        if let count { try #require(photos.count == count) }
+        expectEachFound(photos, knownMisses: knownMisses)
+    }
+
     @Test func everyAnnotatedPhotoHasItsDocumentFound() throws {
         let (mean, photos) = try Self.measured("", with: try Detector(type: .rectangle))
         try #require(photos.count == 11)
@@ -345,9 +358,7 @@ import Testing
 
     @Test(arguments: [DetectorOptions.Accuracy.high, .low])
     func eachPageIsFound(accuracy: DetectorOptions.Accuracy) throws {
-        let detector = try Detector(type: .rectangle, options: .init(accuracy: accuracy))
-        let (_, photos) = try RealPhotoTests.measured(" of jscanify at \(accuracy)", with: detector, in: Self.folder)
-        RealPhotoTests.expectEachFound(photos, knownMisses: [:])
+        try RealPhotoTests.expectEachFound(in: Self.folder, at: accuracy, label: " of jscanify")
     }
 }
 
@@ -362,10 +373,8 @@ import Testing
     /// map draws less (`OutlinePreference`), it ran round both sheets of the second: 0.754 at both.
     @Test(arguments: [DetectorOptions.Accuracy.high, .low])
     func thePageOnTopIsFoundNotTheStack(accuracy: DetectorOptions.Accuracy) throws {
-        let detector = try Detector(type: .rectangle, options: .init(accuracy: accuracy))
-        let (_, photos) = try RealPhotoTests.measured(" stacked at \(accuracy)", with: detector, in: Self.folder)
-        try #require(photos.count == 3)
-        RealPhotoTests.expectEachFound(photos, knownMisses: Self.knownMisses)
+        try RealPhotoTests.expectEachFound(
+            in: Self.folder, at: accuracy, label: " stacked", count: 3, knownMisses: Self.knownMisses)
     }
 
     /// Photos today's search gets wrong, and how.
@@ -408,9 +417,6 @@ import Testing
     /// quads.cpp). Before, at `.high`, the part was: Jaccard index 0.400.
     @Test(arguments: [DetectorOptions.Accuracy.high, .low])
     func theWholePageIsFoundNotItsPartAboveTheCable(accuracy: DetectorOptions.Accuracy) throws {
-        let detector = try Detector(type: .rectangle, options: .init(accuracy: accuracy))
-        let (_, photos) = try RealPhotoTests.measured(" among clutter at \(accuracy)", with: detector, in: Self.folder)
-        try #require(photos.count == 1)
-        RealPhotoTests.expectEachFound(photos, knownMisses: [:])
+        try RealPhotoTests.expectEachFound(in: Self.folder, at: accuracy, label: " among clutter", count: 1)
     }
 }
