@@ -526,6 +526,8 @@ public:
         // Most pages have no outline drawn inside them: then the image's lines need not be found.
         if (!outline_drawn_inside(q)) return q;
         const cv::Point2d centre = centre_of(q);
+        std::array<cv::Vec4f, 4> q_sides;
+        for (int k = 0; k < 4; ++k) q_sides[k] = line_along(q[k], q[(k + 1) % 4]);
         Corners best = q;
         for (int i = 0; i < 4; ++i) {
             const cv::Point2d a = q[i], b = q[(i + 1) % 4], along = (b - a) / cv::norm(b - a);
@@ -543,8 +545,7 @@ public:
                     continue;
                 const double depth = (crossing - middle).dot(inward) / across;
                 if (depth < sheet.least_depth || depth > sheet.most_depth) continue;
-                std::array<cv::Vec4f, 4> sides;
-                for (int k = 0; k < 4; ++k) sides[k] = line_along(q[k], q[(k + 1) % 4]);
+                std::array<cv::Vec4f, 4> sides = q_sides;
                 sides[i] = cv::Vec4f(float(line.direction.x), float(line.direction.y), float(line.point.x),
                                      float(line.point.y));
                 Corners rest;
