@@ -95,16 +95,22 @@ SETS = {
 }
 
 
+def command(spec, out, shared):
+    """The generator's command line (its script and arguments, without the Python that runs it)."""
+    if 'make_set' in spec:
+        return [os.path.join(shared, 'eval', 'make_set.py'), '--out', out, '--seed', spec['make_set']]
+    if 'facades' in spec:
+        return [os.path.join(SCRIPTS, 'facade-clips.py'), os.path.join(shared, 'eval'), out, spec['facades']]
+    return [os.path.join(SCRIPTS, spec['script'])] + [out if a == 'OUT' else a for a in spec['args']]
+
+
 def how_made(spec, shared):
+    """The command that makes a set, as a person would type it from the project's folder."""
     if isinstance(spec, str):
         return 'in the repository: ' + os.path.relpath(spec, ROOT)
-    if 'make_set' in spec:
-        return '%s/eval/make_set.py --out OUT --seed %s' % (shared, spec['make_set'])
-    if 'facades' in spec:
-        return 'scripts/eval/facade-clips.py %s/eval OUT %s' % (shared, spec['facades'])
-    env = ' '.join('%s=%s' % kv for kv in spec['env'].items())
-    args = ' '.join(os.path.relpath(a, ROOT) if a.startswith(ROOT) else a for a in spec['args'])
-    return ('%s scripts/eval/%s %s' % (env, spec['script'], args)).strip()
+    env = ' '.join('%s=%s' % kv for kv in spec['env'].items()) if 'env' in spec else ''
+    words = [os.path.relpath(w, ROOT) if w.startswith(ROOT) else w for w in command(spec, 'OUT', shared)]
+    return ('%s %s' % (env, ' '.join(words))).strip()
 
 
 def made(name, spec, work, shared, python):
@@ -116,16 +122,11 @@ def made(name, spec, work, shared, python):
         return out
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(os.path.dirname(out), exist_ok=True)
-    if 'make_set' in spec:
-        command = [python, os.path.join(shared, 'eval', 'make_set.py'), '--out', out, '--seed', spec['make_set']]
-    elif 'facades' in spec:
-        command = [python, os.path.join(SCRIPTS, 'facade-clips.py'), os.path.join(shared, 'eval'), out, spec['facades']]
-    else:
-        command = [python, os.path.join(SCRIPTS, spec['script'])] + [out if a == 'OUT' else a for a in spec['args']]
+    argv = [python] + command(spec, out, shared)
     print('making %s: %s' % (name, how_made(spec, shared)), file=sys.stderr)
-    result = subprocess.run(command, env={**os.environ, **spec.get('env', {})}, capture_output=True, text=True)
+    result = subprocess.run(argv, env={**os.environ, **spec.get('env', {})}, capture_output=True, text=True)
     if result.returncode != 0:
-        sys.exit('dev-sets: making %s failed (%s):\n%s' % (name, ' '.join(command), result.stderr[-2000:]))
+        sys.exit('dev-sets: making %s failed (%s):\n%s' % (name, ' '.join(argv), result.stderr[-2000:]))
     open(os.path.join(out, '.made'), 'w').close()
     return out
 
