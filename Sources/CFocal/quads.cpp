@@ -149,6 +149,19 @@ struct OutlineLinesGate {
     double least_drawn = 0.95;
 };
 
+// When a frame in which nothing was found gets no second look (QuadSearch::can_look_again): the
+// second look finds pages whose region or outline the first look drew faintly or in part, never
+// one it did not draw at all, and costs a second network pass at a larger input (at .low, the
+// network at 128 after 96: about 6 ms). On the development sets' frames given a second look, the
+// least the first look drew where the second found a page was 0.12 (a facade clip's page region,
+// its outline 0.37); a frame with no page on it and nothing page-like (the sample clip's first
+// frames) draws under 0.04 in both maps.
+struct SecondLookGate {
+    // The least the first look's page or outline map must reach somewhere for a second look. Raising
+    // it saves the second pass on more frames and gives up pages the first look drew faintly.
+    double least_seen = 0.1;
+};
+
 // An open book's page, or a page on another, whose region the network joins with what lies beside
 // it out to the frame's border: the chosen quad's side lies on the border and its neighbouring sides
 // run on, edgeless, through the other page (on the phone photos' book, a fifth of the quad's width).
@@ -338,8 +351,15 @@ public:
         network_candidates(first_look_);
     }
 
-    // Whether a second look (look_again) can be taken: a second model is given and this is a search.
-    bool can_look_again() const { return learned_ && o_.second_look_model != nullptr && !o_.priors_only; }
+    // Whether a second look (look_again) is worth taking: a second model is given, this is a search,
+    // and the first look saw something page-like somewhere (SecondLookGate).
+    bool can_look_again() const {
+        if (!learned_ || o_.second_look_model == nullptr || o_.priors_only) return false;
+        double page = 0, outline = 0;
+        cv::minMaxLoc(first_look_.page, nullptr, &page);
+        cv::minMaxLoc(first_look_.outline, nullptr, &outline);
+        return std::max(page, outline) >= SecondLookGate{}.least_seen;
+    }
 
     // The network's candidates found again, and the image's outlines scored again, with the second
     // model's maps (the network at another input) added to the first look's, the greater of the
