@@ -24,10 +24,14 @@ struct AccuracyProfile: Sendable {
     /// its maps added to the first's (nil: none). At `.high`, 96: at 160 the network sometimes
     /// draws a page's outline and leaves its region dark (a motion-blurred page on a rough facade),
     /// which at 96 it fills (stills of the evaluation clips, seeds 7 and 5: 0.956 → 0.983 and
-    /// 0.890 → 0.974; clips of seed 7 0.976 → 0.987, facades 0.984 → 0.992). At `.low`, 128 (facade
-    /// clips of seed 9 0.952 → 0.981, stills of seed 5 0.934 → 0.946). It costs a second network
-    /// pass (about 5 ms at 96, 9 at 128, a 720p frame) on each frame in which nothing was found,
-    /// and none where a page was; no empty frame of the evaluation clips gained a page.
+    /// 0.890 → 0.974; clips of seed 7 0.976 → 0.987, facades 0.984 → 0.992). At `.low`, 160, the
+    /// network as `.high` sees the frame: a card held in a hand with a cable or pens across it,
+    /// which `.low`'s 96 likes just below the minimum confidence, is found (the phone photos with a
+    /// cable laid across 0.877 → 0.968, among clutter 0.854 → 0.938); 128 did as well as 160 on the
+    /// facades it was chosen on (clips of seed 9 0.952 → 0.980 either way). It costs a second
+    /// network pass (about 3 ms at 96, 8 at 160, a 720p frame) on each frame in which nothing was
+    /// found but the first look drew something page-like (`SecondLookGate` in the shim), and none
+    /// where a page was; no empty frame of the evaluation clips gained a page.
     var secondLookPageModelInput: Int?
     /// When quads on the straight stretches of the network's outline map are candidates too (about
     /// 1 ms a frame; mends page regions that leak into a pale desk or a shadow, or stop at a cable
@@ -51,7 +55,7 @@ struct AccuracyProfile: Sendable {
         case .low:
             AccuracyProfile(
                 workingSize: 320, pageModelInput: 96, pageModelView: CFOCAL_PAGE_VIEW_PROPORTIONAL,
-                secondLookPageModelInput: 128, outlineLines: CFOCAL_OUTLINE_LINES_WHERE_UNDRAWN,
+                secondLookPageModelInput: 160, outlineLines: CFOCAL_OUTLINE_LINES_WHERE_UNDRAWN,
                 straightEdgeCount: 10, findsFaceLandmarks: false, usesTextNetwork: false)
         case .high:
             AccuracyProfile(
