@@ -149,17 +149,25 @@ struct OutlineLinesGate {
     double least_drawn = 0.95;
 };
 
-// When a frame in which nothing was found gets no second look (QuadSearch::can_look_again): the
-// second look finds pages whose region or outline the first look drew faintly or in part, never
-// one it did not draw at all, and costs a second network pass at a larger input (at .low, the
-// network at 128 after 96: about 6 ms). On the development sets' frames given a second look, the
-// least the first look drew where the second found a page was 0.12 (a facade clip's page region,
-// its outline 0.37); a frame with no page on it and nothing page-like (the sample clip's first
-// frames) draws under 0.04 in both maps.
+// Which frames get a second look (QuadSearch::look_again, the network at another input): those in
+// which nothing was found or the network agrees only weakly with what was, and in which the first
+// look drew something page-like (QuadSearch::can_look_again). The second look finds pages whose
+// region or outline the first look drew faintly or in part, never one it did not draw at all, and
+// costs a second network pass (at .low, the network at 160 after 96: about 8 ms). On the
+// development sets' frames given a second look, the least the first look drew where the second
+// found a page was 0.12 (a facade clip's page region, its outline 0.37); a frame with no page on
+// it and nothing page-like (the sample clip's first frames) draws under 0.04 in both maps.
 struct SecondLookGate {
     // The least the first look's page or outline map must reach somewhere for a second look. Raising
     // it saves the second pass on more frames and gives up pages the first look drew faintly.
     double least_seen = 0.1;
+    // A frame whose chosen quad the first look agrees with less than this (network_agreement) gets
+    // the second look too, and what that finds replaces it: a white sheet on a pale desk under
+    // standing objects, whose region the first look leaves patchy, or at .low a card held in a hand
+    // with a cable across it. Raising it looks again on more frames (a pass more each) and lets the
+    // second look's coarser maps replace more quads; 0.75 lost a blank sheet at .high that 0.7
+    // kept, 0.65 left most of the gains.
+    double least_agreement = 0.7;
 };
 
 // An open book's page, or a page on another, whose region the network joins with what lies beside
@@ -349,6 +357,13 @@ public:
         if (!learned_) return;
         first_look_ = page_maps_in(o_.page_model, image_, o_.page_model_input, o_.page_model_view);
         network_candidates(first_look_);
+    }
+
+    // Whether the network agrees only weakly with a quad chosen from its first look (SecondLookGate).
+    bool unsure_of(const std::vector<Candidate> &kept) const {
+        return std::any_of(kept.begin(), kept.end(), [](const Candidate &k) {
+            return k.learned && k.agreement >= 0 && k.agreement < SecondLookGate{}.least_agreement;
+        });
     }
 
     // Whether a second look (look_again) is worth taking: a second model is given, this is a search,
@@ -984,9 +999,12 @@ cfocal_status cfocal_detect_quads(const cfocal_image *image, const cfocal_quad_o
         search.rank();
         const int limit = std::max(0, std::min(int(capacity), int(options->max_results)));
         std::vector<Candidate> kept = search.choose(limit);
-        if (kept.empty() && limit > 0 && search.can_look_again()) {
+        if ((kept.empty() || search.unsure_of(kept)) && limit > 0 && search.can_look_again()) {
             search.look_again();
-            kept = search.choose(limit);
+            // What the second look finds replaces what the first found; where it finds nothing,
+            // the first look's quads stand.
+            std::vector<Candidate> again = search.choose(limit);
+            if (!again.empty() || kept.empty()) kept = std::move(again);
         }
         search.report(kept, out, count);
         return CFOCAL_OK;
