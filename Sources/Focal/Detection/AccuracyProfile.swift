@@ -30,8 +30,9 @@ struct AccuracyProfile: Sendable {
     /// cable laid across 0.877 → 0.968, among clutter 0.854 → 0.938); 128 did as well as 160 on the
     /// facades it was chosen on (clips of seed 9 0.952 → 0.980 either way). It costs a second
     /// network pass (about 3 ms at 96, 8 at 160, a 720p frame) on each frame in which nothing was
-    /// found but the first look drew something page-like (`SecondLookGate` in the shim), and none
-    /// where a page was; no empty frame of the evaluation clips gained a page.
+    /// found, or only a quad the network agrees with weakly, and the first look drew something
+    /// page-like (`SecondLookGate` in the shim); none on the sample clip's frames with its page;
+    /// no empty frame of the evaluation clips gained a page.
     var secondLookPageModelInput: Int?
     /// When quads on the straight stretches of the network's outline map are candidates too (about
     /// 1 ms a frame; mends page regions that leak into a pale desk or a shadow, or stop at a cable
