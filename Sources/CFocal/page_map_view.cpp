@@ -41,6 +41,11 @@ std::pair<double, int> sum_in(const Corners &q, const cv::Mat &rows) {
     return {sum, count};
 }
 
+double mean_page(const Corners &working, const NetworkView &view) {
+    const auto [sum, pixels] = sum_in(rescaled(working, 1, view.sums_scale), view.page_rows);
+    return pixels > 0 ? sum / pixels : 0.0;
+}
+
 NetworkView network_view(const PageMaps &maps, cv::Size working) {
     NetworkView view;
     const double cell = std::max(double(working.width) / maps.page.cols, double(working.height) / maps.page.rows);

@@ -37,6 +37,9 @@ cv::Mat row_sums(const cv::Mat &map);
 // the map's row sums: a row's span at a time, so a page-sized quad costs its height, not its area.
 std::pair<double, int> sum_in(const Corners &q, const cv::Mat &rows);
 
+// The page map's mean over a quad at the working image's size (0 where it holds no pixel).
+double mean_page(const Corners &working, const NetworkView &view);
+
 // The maps taken to where the search reads them, for a working image of size `working`.
 NetworkView network_view(const PageMaps &maps, cv::Size working);
 

@@ -625,11 +625,7 @@ public:
         if (std::max(steps(a, a + (b - a) * sheet.end), steps(b + (a - b) * sheet.end, b)) < sheet.least_stepping)
             return false;
         const Corners strip = order({q[i], q[(i + 1) % 4], rest[(i + 1) % 4], rest[i]});
-        auto page_in = [&](const Corners &w) {
-            const auto [sum, pixels] = sum_in(rescaled(w, 1, view_.sums_scale), view_.page_rows);
-            return pixels > 0 ? sum / pixels : 0.0;
-        };
-        if (page_in(rest) - page_in(strip) < sheet.least_page_drop) return false;
+        if (mean_page(rest, view_) - mean_page(strip, view_) < sheet.least_page_drop) return false;
         return paper_share(at_full(strip), full_) >= sheet.least_paper &&
                interior_saturation(at_full(strip), image_) <= sheet.most_saturation;
     }
@@ -644,10 +640,6 @@ public:
         // The development sets' stacks, standing objects and filled frames cut the same strips with
         // no margin at all; 0.15 leaves room for a cut tilted or moved onto an edge.
         const double margin = 0.15;
-        auto page_in = [&](const Corners &w) {
-            const auto [sum, pixels] = sum_in(rescaled(w, 1, view_.sums_scale), view_.page_rows);
-            return pixels > 0 ? sum / pixels : 0.0;
-        };
         for (int i = 0; i < 4; ++i) {
             const int j = (i + 1) % 4, far_i = (i + 3) % 4, far_j = (i + 2) % 4;
             for (double depth = sheet.least_depth - 0.02; depth <= sheet.most_depth + 0.02; depth += 0.02) {
@@ -655,7 +647,7 @@ public:
                 Corners rest = q, strip = q;
                 rest[i] = a, rest[j] = b;
                 strip[far_i] = a, strip[far_j] = b;
-                if (page_in(rest) - page_in(strip) >= sheet.least_page_drop - margin) return true;
+                if (mean_page(rest, view_) - mean_page(strip, view_) >= sheet.least_page_drop - margin) return true;
             }
         }
         return false;

@@ -274,7 +274,7 @@ typedef enum {
 typedef enum {
     CFOCAL_OUTLINE_LINES_NEVER = 0,
     CFOCAL_OUTLINE_LINES_ALWAYS = 1,
-    CFOCAL_OUTLINE_LINES_WHERE_UNDRAWN = 2, /* only where no quad of the page region has its outline drawn
+    CFOCAL_OUTLINE_LINES_WHERE_UNDRAWN = 2, /* only where the page region's likeliest quad is not outlined
                                                all round (most frames with a page skip the cost) */
 } cfocal_outline_lines;
 
@@ -295,8 +295,10 @@ typedef struct {
     cfocal_page_model *page_model;   /* documents from the page network (NULL: edges and outlines only) */
     int32_t page_model_input;        /* its input size, a multiple of 32 */
     int32_t page_model_view;         /* how it sees the image: a cfocal_page_view */
-    cfocal_page_model *second_look_model; /* where nothing is found: a second look, this model's maps at
-                                             second_look_input added to the first (NULL: none) */
+    cfocal_page_model *second_look_model; /* where nothing is found, or only a quad the network agrees with
+                                             weakly, and the first look drew something page-like: a second
+                                             look, this model's maps at second_look_input added to the
+                                             first (NULL: none) */
     int32_t second_look_input;
     int32_t page_outline_lines;      /* a cfocal_outline_lines: quads on the straight stretches of its outline
                                         map too (about 1 ms; mends regions that leak into a pale desk or a
