@@ -371,10 +371,13 @@ import Testing
     /// quad ran round both sheets of the first photo: Jaccard index 0.745 at `.high`, 0.768 at `.low`.
     /// Before it refused a quad around a page that the network likes no better and whose outline its
     /// map draws less (`OutlinePreference`), it ran round both sheets of the second: 0.754 at both.
+    /// Before it cut off a deep strip of sheet below at a smaller drop of the page map
+    /// (`SheetBelow::least_deep_page_drop`), it ran round both sheets of the fourth and fifth at
+    /// `.low`: 0.743 and 0.665.
     @Test(arguments: [DetectorOptions.Accuracy.high, .low])
     func thePageOnTopIsFoundNotTheStack(accuracy: DetectorOptions.Accuracy) throws {
         try RealPhotoTests.expectEachFound(
-            in: Self.folder, at: accuracy, label: " stacked", count: 3, knownMisses: Self.knownMisses)
+            in: Self.folder, at: accuracy, label: " stacked", count: 5, knownMisses: Self.knownMisses)
     }
 
     /// Photos today's search gets wrong, and how.
