@@ -134,6 +134,25 @@ struct SheetBelow {
     double least_paper = 0.6, most_saturation = 0.3;
     // How far from parallel to the side a cut may run (the sine of the angle).
     double most_sine = 0.15;
+
+    // Where the image shows the cut clearly and the maps only faintly (the outline map draws the
+    // page's side over the sheet below at 0.3–0.45, the page map marks both sheets alike), a cut is
+    // made on the image's evidence (cfocal_quad_options.cut_sheets_on_clear_edges, at .high), with
+    // no page drop but that the strip is not more page than the rest. Each threshold below kept
+    // off the development sets what it names (tried with it left out, at both accuracies):
+    // - the quad's own outline must lie on edges (support() at 28) for `least_edges_around`: on a
+    //   white sheet on a pale desk, whose sides are faint, the foot of an object standing on the
+    //   sheet steps as clearly as a page's side (standing objects, 0.720 → 0.549);
+    // - the outline map must draw the cut for `least_drawn_on_clear_edges`;
+    // - the strip must be `least_share_on_clear_edges` of the quad or more: the white margin round
+    //   a banknote's print is less (0.994 → 0.924);
+    // - the cut must step for `least_stepping_on_clear_edges` of its length and of an end: a bowed
+    //   receipt's crease steps at 0.75 of an end (four receipts, 0.960–0.997 → 0.748–0.865);
+    // - the strip must be paper for `least_paper_on_clear_edges`: a card's back with its magnetic
+    //   stripe is cut at the stripe's band otherwise (eight scenes, 0.936–0.998 → 0.676–0.712).
+    // Raising any of them cuts fewer sheets below; lowering it cuts what it names off pages.
+    double least_edges_around = 0.5, least_drawn_on_clear_edges = 0.3, least_share_on_clear_edges = 0.1;
+    double least_stepping_on_clear_edges = 0.8, least_paper_on_clear_edges = 0.9;
 };
 
 // When a candidate around another is refused because the network's outline map draws it less.
@@ -570,7 +589,10 @@ public:
         const SheetBelow sheet;
         // Most pages have no outline drawn inside them, nor less page along a side than in the
         // rest: then the image's lines need not be found.
-        if (!outline_drawn_inside(q) || !page_drops_along_a_side(q)) return q;
+        if (!outline_drawn_inside(q)) return q;
+        const bool on_clear_edges =
+            o_.cut_sheets_on_clear_edges != 0 && support(q, gx_, gy_, 28).score >= sheet.least_edges_around;
+        if (!on_clear_edges && !page_drops_along_a_side(q)) return q;
         const cv::Point2d centre = centre_of(q);
         std::array<cv::Vec4f, 4> q_sides;
         for (int k = 0; k < 4; ++k) q_sides[k] = line_along(q[k], q[(k + 1) % 4]);
@@ -598,7 +620,7 @@ public:
                 if (!corners_of(sides, rest) || !fitted_to_edge(sides, i, rest) || !convex(rest) || !acceptable(rest))
                     continue;
                 if (best != q && area(rest) <= area(best)) continue;  // a shallower cut is found already
-                if (is_sheet_below(q, rest, i)) best = rest;
+                if (is_sheet_below(q, rest, i, on_clear_edges)) best = rest;
             }
         }
         return best;
@@ -622,21 +644,26 @@ public:
 
     // Whether the strip of q beyond side i of rest (rest is q with that side moved in) is a sheet the
     // page rest lies on (SheetBelow).
-    bool is_sheet_below(const Corners &q, const Corners &rest, int i) const {
+    // Either the network's maps show the cut (the outline map draws it, the page map marks the strip
+    // less page) or, where on_clear_edges, the image does (SheetBelow's `…_on_clear_edges`).
+    bool is_sheet_below(const Corners &q, const Corners &rest, int i, bool on_clear_edges) const {
         const SheetBelow sheet;
         const cv::Point2d a = rest[i], b = rest[(i + 1) % 4];
         const Corners at = at_full(rest);
-        if (outline_between(at[i], at[(i + 1) % 4]) < sheet.least_drawn) return false;
+        const double drawn = outline_between(at[i], at[(i + 1) % 4]);
+        if (drawn < (on_clear_edges ? sheet.least_drawn_on_clear_edges : sheet.least_drawn)) return false;
         auto steps = [&](const cv::Point2d &from, const cv::Point2d &to) {
             return stepping(from, to, gx_, gy_, sheet.step).either_way();
         };
-        if (steps(a, b) < sheet.least_stepping) return false;
-        if (std::max(steps(a, a + (b - a) * sheet.end), steps(b + (a - b) * sheet.end, b)) < sheet.least_stepping)
-            return false;
+        const double along = steps(a, b), ends = std::max(steps(a, a + (b - a) * sheet.end), steps(b + (a - b) * sheet.end, b));
+        if (along < sheet.least_stepping || ends < sheet.least_stepping) return false;
         const Corners strip = order({q[i], q[(i + 1) % 4], rest[(i + 1) % 4], rest[i]});
-        if (mean_page(rest, view_) - mean_page(strip, view_) < least_page_drop(sheet, strip, q)) return false;
-        return paper_share(at_full(strip), full_) >= sheet.least_paper &&
-               interior_saturation(at_full(strip), image_) <= sheet.most_saturation;
+        const double drop = mean_page(rest, view_) - mean_page(strip, view_);
+        const double paper = paper_share(at_full(strip), full_);
+        if (paper < sheet.least_paper || interior_saturation(at_full(strip), image_) > sheet.most_saturation) return false;
+        if (drawn >= sheet.least_drawn && drop >= least_page_drop(sheet, strip, q)) return true;
+        return on_clear_edges && area(strip) >= sheet.least_share_on_clear_edges * area(q) && drop >= 0 &&
+               std::min(along, ends) >= sheet.least_stepping_on_clear_edges && paper >= sheet.least_paper_on_clear_edges;
     }
 
     // How much less page than the rest the page map must see in `strip`, cut off q (SheetBelow).

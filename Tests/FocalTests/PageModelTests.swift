@@ -377,14 +377,19 @@ import Testing
     @Test(arguments: [DetectorOptions.Accuracy.high, .low])
     func thePageOnTopIsFoundNotTheStack(accuracy: DetectorOptions.Accuracy) throws {
         try RealPhotoTests.expectEachFound(
-            in: Self.folder, at: accuracy, label: " stacked", count: 5, knownMisses: Self.knownMisses)
+            in: Self.folder, at: accuracy, label: " stacked", count: 5, knownMisses: Self.knownMisses(at: accuracy))
     }
 
-    /// Photos today's search gets wrong, and how.
-    static let knownMisses = [
-        "test4-on-test2.jpg":
-            "0.754 at .high, 0.847 at .low: the sheet below shows along two sides, and the strip below the page stays (the outline map draws the page's lower side for 0.4 of its length)"
-    ]
+    /// Photos today's search gets wrong at `accuracy`, and how. At `.high` the fifth was one until
+    /// the strip below its page was cut off on the image's clear edges
+    /// (`SheetBelow::…_on_clear_edges`): 0.754 before.
+    static func knownMisses(at accuracy: DetectorOptions.Accuracy) -> [String: String] {
+        guard accuracy == .low else { return [:] }
+        return [
+            "test4-on-test2.jpg":
+                "0.847 at .low: the sheet below shows along two sides, and the strip below the page stays (the outline map draws the page's lower side for 0.4 of its length; the cut on the image's clear edges is made at .high only)"
+        ]
+    }
 
     /// The sheet below shows to the left of the page and below it, and the page map covers both
     /// sheets. Where the outline map draws the page's side across the sheet below, the strip beyond

@@ -304,6 +304,9 @@ typedef struct {
                                         map too (about 1 ms; mends regions that leak into a pale desk or a
                                         shadow, or stop at a cable) */
     int32_t straight_edge_count;     /* straight edges tried for quads when nothing else convinced */
+    int32_t cut_sheets_on_clear_edges; /* also cut off a strip of sheet below a page where the image's edges
+                                          show the page's side clearly and the network's maps only faintly
+                                          (searches the image's lines on more frames: about 0.7 ms on some) */
 } cfocal_quad_options;
 
 typedef struct cfocal_quad {

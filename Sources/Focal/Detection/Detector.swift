@@ -222,7 +222,8 @@ enum RectangleSearch {
                 prior_count: Int32(priorBuffer.count), priors_only: priorsOnly ? 1 : 0, page_model: pageModel?.handle,
                 page_model_input: Int32(pageModel?.inputSize ?? 0), page_model_view: Int32(profile.pageModelView.rawValue),
                 second_look_model: secondLookPageModel?.handle, second_look_input: Int32(secondLookPageModel?.inputSize ?? 0),
-                page_outline_lines: Int32(profile.outlineLines.rawValue), straight_edge_count: Int32(profile.straightEdgeCount))
+                page_outline_lines: Int32(profile.outlineLines.rawValue), straight_edge_count: Int32(profile.straightEdgeCount),
+                cut_sheets_on_clear_edges: profile.cutsSheetsOnClearEdges ? 1 : 0)
             try frame.withShimImage { (image) throws(FocalError) in
                 try check(cfocal_detect_quads(&image, &settings, &results, Int32(results.count), &count), "detect rectangles")
             }
