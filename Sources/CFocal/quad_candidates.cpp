@@ -169,6 +169,22 @@ double iou(const Corners &a, const Corners &b) {
     return uni > 0 ? overlap / uni : 0;
 }
 
+std::array<bool, 4> sides_within(const Corners &inner, const Corners &outer, double reach) {
+    auto off_outer = [&](const cv::Point2d &p) {
+        for (int k = 0; k < 4; ++k) {
+            const cv::Point2d a = outer[k], along = outer[(k + 1) % 4] - a;
+            if (std::abs(along.cross(p - a)) <= reach * std::max(cv::norm(along), 1e-9)) return false;
+        }
+        return true;
+    };
+    std::array<bool, 4> within{};
+    for (int k = 0; k < 4; ++k) {
+        const cv::Point2d a = inner[k], b = inner[(k + 1) % 4];
+        within[k] = off_outer((a * 3 + b) / 4) && off_outer((a + b * 3) / 4);
+    }
+    return within;
+}
+
 Corners fitted_to_outline(const Corners &q, const std::vector<cv::Point> &outline, double tolerance) {
     std::array<std::vector<cv::Point2f>, 4> near;
     for (const auto &point : outline) {

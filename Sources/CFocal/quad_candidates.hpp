@@ -47,6 +47,10 @@ bool on_border(const cv::Point2d &a, const cv::Point2d &b, cv::Size size, double
 // The intersection of two convex quads over their union.
 double iou(const Corners &a, const Corners &b);
 
+// Which of inner's sides run inside outer, off every line of outer's sides: both points a quarter
+// of the way in from the side's ends lie further than `reach` from each of them.
+std::array<bool, 4> sides_within(const Corners &inner, const Corners &outer, double reach);
+
 // Each side fitted again to the region's outline points near it (away from the corners), so the
 // quad follows the region's straight boundary rather than its hull's vertices.
 Corners fitted_to_outline(const Corners &q, const std::vector<cv::Point> &outline, double tolerance);

@@ -373,22 +373,33 @@ import Testing
     /// map draws less (`OutlinePreference`), it ran round both sheets of the second: 0.754 at both.
     /// Before it cut off a deep strip of sheet below at a smaller drop of the page map
     /// (`SheetBelow::least_deep_page_drop`), it ran round both sheets of the fourth and fifth at
-    /// `.low`: 0.743 and 0.665.
+    /// `.low`: 0.743 and 0.665. Before it kept a page whose outline lies on edges all round and that
+    /// lies towards a corner or a side of the quad around (`PageOnAStack`'s second rule), it ran
+    /// round both sheets of the sixth at `.high` and the seventh at `.low`: 0.642 and 0.785.
     @Test(arguments: [DetectorOptions.Accuracy.high, .low])
     func thePageOnTopIsFoundNotTheStack(accuracy: DetectorOptions.Accuracy) throws {
         try RealPhotoTests.expectEachFound(
-            in: Self.folder, at: accuracy, label: " stacked", count: 5, knownMisses: Self.knownMisses(at: accuracy))
+            in: Self.folder, at: accuracy, label: " stacked", count: 7, knownMisses: Self.knownMisses(at: accuracy))
     }
 
-    /// Photos today's search gets wrong at `accuracy`, and how. At `.high` the fifth was one until
-    /// the strip below its page was cut off on the image's clear edges
+    /// Photos today's search gets wrong at `accuracy`, and how. At `.high` `test4-on-test2.jpg` was
+    /// one until the strip below its page was cut off on the image's clear edges
     /// (`SheetBelow::…_on_clear_edges`): 0.754 before.
     static func knownMisses(at accuracy: DetectorOptions.Accuracy) -> [String: String] {
-        guard accuracy == .low else { return [:] }
-        return [
-            "test4-on-test2.jpg":
-                "0.847 at .low: the sheet below shows along two sides, and the strip below the page stays (the outline map draws the page's lower side for 0.4 of its length; the cut on the image's clear edges is made at .high only)"
-        ]
+        switch accuracy {
+        case .high:
+            return [
+                "test-on-test4.jpg":
+                    "0.814 at .high: the quad around both sheets takes the page's place (at .low the page keeps it, 0.988)"
+            ]
+        case .low:
+            return [
+                "test4-on-test2.jpg":
+                    "0.847 at .low: the sheet below shows along two sides, and the strip below the page stays (the outline map draws the page's lower side for 0.4 of its length; the cut on the image's clear edges is made at .high only)",
+                "test-on-a4-on-dark-background.jpg":
+                    "0.642 at .low: the page's own quad is not among the candidates, only quads around both sheets (at .high it is, and is kept: 0.988)",
+            ]
+        }
     }
 
     /// The sheet below shows to the left of the page and below it, and the page map covers both
