@@ -657,9 +657,8 @@ public:
     }
 
     // Whether the strip of q beyond side i of rest (rest is q with that side moved in) is a sheet the
-    // page rest lies on (SheetBelow).
-    // Either the network's maps show the cut (the outline map draws it, the page map marks the strip
-    // less page) or, where on_clear_edges, the image does (SheetBelow's `…_on_clear_edges`).
+    // page rest lies on (SheetBelow): the network's maps show the cut (the outline map draws it, the
+    // page map marks the strip less page) or, where on_clear_edges, the image does.
     bool is_sheet_below(const Corners &q, const Corners &rest, int i, bool on_clear_edges) const {
         const SheetBelow sheet;
         const cv::Point2d a = rest[i], b = rest[(i + 1) % 4];
@@ -669,15 +668,18 @@ public:
         auto steps = [&](const cv::Point2d &from, const cv::Point2d &to) {
             return stepping(from, to, gx_, gy_, sheet.step).either_way();
         };
-        const double along = steps(a, b), ends = std::max(steps(a, a + (b - a) * sheet.end), steps(b + (a - b) * sheet.end, b));
+        const double along = steps(a, b);
+        const double ends = std::max(steps(a, a + (b - a) * sheet.end), steps(b + (a - b) * sheet.end, b));
         if (along < sheet.least_stepping || ends < sheet.least_stepping) return false;
         const Corners strip = order({q[i], q[(i + 1) % 4], rest[(i + 1) % 4], rest[i]});
         const double drop = mean_page(rest, view_) - mean_page(strip, view_);
         const double paper = paper_share(at_full(strip), full_);
-        if (paper < sheet.least_paper || interior_saturation(at_full(strip), image_) > sheet.most_saturation) return false;
+        if (paper < sheet.least_paper || interior_saturation(at_full(strip), image_) > sheet.most_saturation)
+            return false;
         if (drawn >= sheet.least_drawn && drop >= least_page_drop(sheet, strip, q)) return true;
         return on_clear_edges && area(strip) >= sheet.least_share_on_clear_edges * area(q) && drop >= 0 &&
-               std::min(along, ends) >= sheet.least_stepping_on_clear_edges && paper >= sheet.least_paper_on_clear_edges;
+               std::min(along, ends) >= sheet.least_stepping_on_clear_edges &&
+               paper >= sheet.least_paper_on_clear_edges;
     }
 
     // How much less page than the rest the page map must see in `strip`, cut off q (SheetBelow).
@@ -703,7 +705,8 @@ public:
                 Corners rest = q, strip = q;
                 rest[i] = a, rest[j] = b;
                 strip[far_i] = a, strip[far_j] = b;
-                if (mean_page(rest, view_) - mean_page(strip, view_) >= least_page_drop(sheet, strip, q) - margin) return true;
+                if (mean_page(rest, view_) - mean_page(strip, view_) >= least_page_drop(sheet, strip, q) - margin)
+                    return true;
             }
         }
         return false;
@@ -985,7 +988,8 @@ private:
     bool lies_on_another(const Candidate &c, const Candidate &d) const {
         const PageOnAStack p;
         if (!learned_ || d.edges < 0) return false;
-        if (c.edges >= p.least_edges && d.edges < p.most_edges_around && drawn_outline(c.corners, view_) >= p.least_drawn)
+        if (c.edges >= p.least_edges && d.edges < p.most_edges_around &&
+            drawn_outline(c.corners, view_) >= p.least_drawn)
             return true;
         return c.edges >= p.least_edges_towards_a_side && area(c.corners) >= p.least_share * area(d.corners) &&
                lies_towards_a_side_of(c.corners, d.corners);
