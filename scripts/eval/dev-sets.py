@@ -90,6 +90,9 @@ SETS = {
                               generator('standing-objects.py', 'OUT', str(seed), '12')) for seed in (1, 2, 3)},
     **{'blank-%d' % seed: ('held' if seed == 5 else 'development', 'stills',
                            generator('standing-objects.py', 'OUT', str(seed), '12', env={'BLANK': '1'})) for seed in (4, 5)},
+    # made after 0.7.10: pages with a large picture printed to their edges (a magazine page)
+    **{'pictures-%d' % seed: ('held' if seed == 2 else 'development', 'stills',
+                              generator('picture-pages.py', str(seed), 'OUT')) for seed in (1, 2)},
     **{'clips-%d' % seed: ('held' if seed == 83 else 'development', 'clips', {'make_set': str(seed)}) for seed in (7, 13, 83)},
     'facades-5': ('development', 'clips', {'facades': '5'}),
 }
