@@ -672,12 +672,15 @@ public:
         const double ends = std::max(steps(a, a + (b - a) * sheet.end), steps(b + (a - b) * sheet.end, b));
         if (along < sheet.least_stepping || ends < sheet.least_stepping) return false;
         const Corners strip = order({q[i], q[(i + 1) % 4], rest[(i + 1) % 4], rest[i]});
+        // The page drop, from the map's row sums, rules most cuts out before the strip's pixels are
+        // read: the network's way needs its least drop, the image's way a strip no more page.
         const double drop = mean_page(rest, view_) - mean_page(strip, view_);
+        if (drop < (on_clear_edges ? 0.0 : least_page_drop(sheet, strip, q))) return false;
         const double paper = paper_share(at_full(strip), full_);
         if (paper < sheet.least_paper || interior_saturation(at_full(strip), image_) > sheet.most_saturation)
             return false;
         if (drawn >= sheet.least_drawn && drop >= least_page_drop(sheet, strip, q)) return true;
-        return on_clear_edges && area(strip) >= sheet.least_share_on_clear_edges * area(q) && drop >= 0 &&
+        return on_clear_edges && area(strip) >= sheet.least_share_on_clear_edges * area(q) &&
                std::min(along, ends) >= sheet.least_stepping_on_clear_edges &&
                paper >= sheet.least_paper_on_clear_edges;
     }
@@ -1068,7 +1071,7 @@ cfocal_status cfocal_detect_quads(const cfocal_image *image, const cfocal_quad_o
             // What the second look finds replaces what the first found; where it finds nothing,
             // the first look's quads stand.
             std::vector<Candidate> again = search.choose(limit);
-            if (!again.empty() || kept.empty()) kept = std::move(again);
+            if (!again.empty()) kept = std::move(again);
         }
         search.report(kept, out, count);
         return CFOCAL_OK;
