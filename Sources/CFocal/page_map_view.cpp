@@ -176,6 +176,17 @@ double drawn_outline(const Corners &working, const NetworkView &view) {
     return drawn[1];
 }
 
+double outline_at(const cv::Point2d &full, const NetworkView &view, double scale) {
+    const cv::Point2d p = rescaled(rescaled(full, 1, scale), 1, view.scale);
+    return bilinear<float>(view.outline, p.x, p.y);
+}
+
+double outline_between(const cv::Point2d &a, const cv::Point2d &b, const NetworkView &view, double scale) {
+    double total = 0;
+    for (int k = 0; k < 24; ++k) total += outline_at(a + (b - a) * (0.1 + 0.8 * (k + 0.5) / 24), view, scale);
+    return total / 24;
+}
+
 std::vector<Corners> network_quads(const NetworkView &view, double min_area) {
     std::vector<Corners> out;
     const double least = min_area * view.scale * view.scale;

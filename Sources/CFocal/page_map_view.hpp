@@ -72,6 +72,14 @@ std::array<double, 4> drawn_sides(const Corners &working, const NetworkView &vie
 // or more.
 double drawn_outline(const Corners &working, const NetworkView &view);
 
+// The outline map at a point of the full-resolution image (`scale`: the working image's pixels per
+// full-resolution pixel).
+double outline_at(const cv::Point2d &full, const NetworkView &view, double scale);
+
+// The outline map, on average, at 24 places along a → b's middle four fifths (a and b at full
+// resolution).
+double outline_between(const cv::Point2d &a, const cv::Point2d &b, const NetworkView &view, double scale);
+
 // Quads the network itself proposes: the page regions less the outline band (which splits touching
 // pages apart), each grown back to its whole region, its hull reduced to a quad whose sides are
 // fitted to the region's boundary. Tried at two levels, as a region can leak into a bright

@@ -14,12 +14,14 @@
 // and it scores every candidate. QuadSearch, at the end of the file, runs these as named stages, and the
 // rules that choose among candidates live beside it; quad_candidates.hpp makes quads from hulls, lines
 // and maps, quad_evidence.hpp reads the image's edges and paper, page_map_view.hpp reads the network's
-// maps, and quad_sides.hpp fits the chosen quads' sides at full resolution.
+// maps, sheet_below.hpp cuts the sheets a page lies on off its quad, and quad_sides.hpp fits the
+// chosen quads' sides at full resolution.
 #include "internal.hpp"
 #include "page_map_view.hpp"
 #include "quad_candidates.hpp"
 #include "quad_evidence.hpp"
 #include "quad_sides.hpp"
+#include "sheet_below.hpp"
 
 #include <opencv2/imgproc.hpp>
 
@@ -104,69 +106,6 @@ struct PageOnAStack {
     // raising `reach` misses pages whose sheet below shows as a thin strip (at 0.03, two of the
     // scenes above).
     double least_edges_towards_a_side = 0.95, reach = 0.02, least_share = 0.5;
-};
-
-// When a strip along one side of the chosen quad is cut off as the sheet a page lies on
-// (QuadSearch::cut_off_sheets_below). The page map covers both sheets, but where the outline map
-// draws the page's side across the sheet below and the page map marks the strip beyond it less
-// page, the strip goes. On the stacked photos (scripts/eval/stack-photos.py, seeds 1 and 2) it cut
-// a sheet off two scenes at .high (JI 0.636 → 0.753, 0.731 → 0.825) and three at .low (0.754 →
-// 0.998, 0.662 → 0.762, 0.743 → 0.860); at .low it also mended a card filling the frame (0.826 →
-// 0.971), a page under standing objects (0.676 → 0.780), the facade clips of seed 5 (0.978 → 0.989)
-// and those of seed 83 (0.976 → 0.978). Nothing else moved, on any development or held-apart set
-// of stills (the real photos, occluded, bowed, grey, blank), nor on clips of seeds 7 and 13. The thresholds
-// were set on the stacks of seeds 1 and 2 and on what looser ones cut wrongly (a table's lower rule,
-// a card's magnetic stripe, an ID card's header band, a page's part beyond a box standing on it).
-// On seeds 4, 5 and 6, made after and scored once, eleven scenes of 60 (both accuracies) gained, up
-// to 0.611 → 0.876, and none lost. A deep strip needing less drop (0.7.10) cut a sheet off three
-// more scenes at .low (stacks 4, 5, 6: 0.834 → 0.992, 0.745 → 0.923, 0.666 → 0.923) and one at .high
-// (stacks 4: 0.690 → 0.823), and on the held-apart stacks of seed 3 one at .high (0.789 → 0.936);
-// nothing else moved on any set (make dev-sets SETS=all).
-struct SheetBelow {
-    // The outline map's least mean along the cut (its middle four fifths, outline_between): about
-    // how much of the cut it must draw. Lowering it cuts at the rules of a table printed across a
-    // page, which the map half draws.
-    double least_drawn = 0.5;
-    // How much less page the page map must see in the strip than in the rest. Lowering it cuts
-    // the margin below a table off a page, or the part of a sheet beyond an object standing on it.
-    double least_page_drop = 0.3;
-    // The same for a strip of at least `deep_share` of the quad's area. The page map fades over a
-    // cell or two at the quad's side, which lowers a thin strip's mean more than a deep one's, so a
-    // deep strip needs less drop. Lowering `least_deep_page_drop` (or `deep_share`) cuts more of the
-    // sheets pages lie on, and more white margins round the print of a banknote or a card (0.079
-    // of one's area, 0.227 less page).
-    double least_deep_page_drop = 0.2, deep_share = 0.12;
-    // The share of the cut, and of its last tenth at one end or the other, that must step either
-    // way (the page's edge, or its shadow on the sheet below; step_at at `step`, below support()'s
-    // 28: paper on paper steps faintly). A rule printed on a page stops short of the page's sides.
-    double least_stepping = 0.7, end = 0.1, step = 20;
-    // How deep the strip may be, as a share of the quad across from the side: a thinner strip is
-    // more often a page's own border, a deeper one the page itself.
-    double least_depth = 0.08, most_depth = 0.45;
-    // The strip must be paper (paper_share) and grey (interior_saturation): a header band printed
-    // to a card's edge is coloured, and extended_over_bands has just taken it in.
-    double least_paper = 0.6, most_saturation = 0.3;
-    // How far from parallel to the side a cut may run (the sine of the angle).
-    double most_sine = 0.15;
-
-    // Where the image shows the cut clearly and the maps only faintly (the outline map draws the
-    // page's side over the sheet below at 0.3–0.45, the page map marks both sheets alike), a cut is
-    // made on the image's evidence (cfocal_quad_options.cut_sheets_on_clear_edges, at .high), with
-    // no page drop but that the strip is not more page than the rest. Each threshold below kept
-    // off the development sets what it names (tried with it left out, at both accuracies):
-    // - the quad's own outline must lie on edges (support() at 28) for `least_edges_around`: on a
-    //   white sheet on a pale desk, whose sides are faint, the foot of an object standing on the
-    //   sheet steps as clearly as a page's side (standing objects, 0.720 → 0.549);
-    // - the outline map must draw the cut for `least_drawn_on_clear_edges`;
-    // - the strip must be `least_share_on_clear_edges` of the quad or more: the white margin round
-    //   a banknote's print is less (0.994 → 0.924);
-    // - the cut must step for `least_stepping_on_clear_edges` of its length and of an end: a bowed
-    //   receipt's crease steps at 0.75 of an end (four receipts, 0.960–0.997 → 0.748–0.865);
-    // - the strip must be paper for `least_paper_on_clear_edges`: a card's back with its magnetic
-    //   stripe is cut at the stripe's band otherwise (eight scenes, 0.936–0.998 → 0.676–0.712).
-    // Raising any of them cuts fewer sheets below; lowering it cuts what it names off pages.
-    double least_edges_around = 0.5, least_drawn_on_clear_edges = 0.3, least_share_on_clear_edges = 0.1;
-    double least_stepping_on_clear_edges = 0.8, least_paper_on_clear_edges = 0.9;
 };
 
 // When a candidate around another is refused because the network's outline map draws it less.
@@ -569,7 +508,7 @@ public:
             judged.push_back(c.corners);
             // The network's quad stops at a band printed to the document's edge; its edges do not.
             if (c.learned) c.corners = extended_over_bands(c.corners, gx_, gy_);
-            if (c.learned) c.corners = cut_off_sheets_below(c.corners);
+            if (c.learned) c.corners = cut_off_sheets_below(c.corners, sheet_below_scene());
             if (o_.max_interior_saturation < 1 && !c.learned &&
                 interior_saturation(at_full(c.corners), image_) > o_.max_interior_saturation)
                 continue;
@@ -586,151 +525,11 @@ public:
         return kept;
     }
 
-    // q without the sheets it lies on, one strip at a time (a sheet can show along two sides).
-    Corners cut_off_sheets_below(Corners q) {
-        for (int strips = 0; strips < 2; ++strips) {
-            const Corners cut = cut_off_sheet_below(q);
-            if (cut == q) break;
-            q = cut;
-        }
-        return q;
-    }
-
-    // q with the deepest strip along one side cut off where it is a sheet below the page (SheetBelow):
-    // a straight edge crossing q about parallel to that side, from neighbour to neighbour, is the
-    // page's own side. q as it is where there is none.
-    Corners cut_off_sheet_below(const Corners &q) {
-        const SheetBelow sheet;
-        // Most pages have no outline drawn inside them, nor less page along a side than in the
-        // rest: then the image's lines need not be found.
-        if (!outline_drawn_inside(q)) return q;
-        const bool on_clear_edges =
-            o_.cut_sheets_on_clear_edges != 0 && support(q, gx_, gy_, 28).score >= sheet.least_edges_around;
-        if (!on_clear_edges && !page_drops_along_a_side(q)) return q;
-        const cv::Point2d centre = centre_of(q);
-        std::array<cv::Vec4f, 4> q_sides;
-        for (int k = 0; k < 4; ++k) q_sides[k] = line_along(q[k], q[(k + 1) % 4]);
-        Corners best = q;
-        for (int i = 0; i < 4; ++i) {
-            const cv::Point2d a = q[i], b = q[(i + 1) % 4], along = (b - a) / cv::norm(b - a);
-            cv::Point2d inward(-along.y, along.x);
-            if ((centre - a).dot(inward) < 0) inward = -inward;
-            const cv::Point2d middle = (a + b) * 0.5;
-            cv::Point2d opposite;
-            if (!intersect(middle, inward, q[(i + 2) % 4], q[(i + 3) % 4] - q[(i + 2) % 4], opposite)) continue;
-            const double across = (opposite - middle).dot(inward);
-            if (across < 1) continue;
-            for (const auto &line : straight_edges()) {
-                cv::Point2d crossing;
-                if (std::abs(line.direction.cross(along)) > sheet.most_sine ||
-                    !intersect(middle, inward, line.point, line.direction, crossing))
-                    continue;
-                const double depth = (crossing - middle).dot(inward) / across;
-                if (depth < sheet.least_depth || depth > sheet.most_depth) continue;
-                std::array<cv::Vec4f, 4> sides = q_sides;
-                sides[i] = cv::Vec4f(float(line.direction.x), float(line.direction.y), float(line.point.x),
-                                     float(line.point.y));
-                Corners rest;
-                if (!corners_of(sides, rest) || !fitted_to_edge(sides, i, rest) || !convex(rest) || !acceptable(rest))
-                    continue;
-                if (best != q && area(rest) <= area(best)) continue;  // a shallower cut is found already
-                if (is_sheet_below(q, rest, i, on_clear_edges)) best = rest;
-            }
-        }
-        return best;
-    }
-
-    // Side i of `sides` (and rest, the corners they meet at) moved onto the edge it lies near: a
-    // Hough line is a degree and a pixel off, a few pixels at the ends of a page's side. Searched
-    // wide, then narrowly. False where too little of the side shows an edge.
-    bool fitted_to_edge(std::array<cv::Vec4f, 4> &sides, int i, Corners &rest) const {
-        for (double radius : {6.0, 2.0}) {
-            const Corners at = at_full(rest);
-            const auto points = side_edges(at[i], at[(i + 1) % 4], full_, radius / scale_, 40);
-            if (points.size() < 20) return false;
-            const cv::Vec4f line = robust_line(points, true);
-            const cv::Point2d through = rescaled(cv::Point2d(line[2], line[3]), 1, scale_);
-            sides[i] = cv::Vec4f(line[0], line[1], float(through.x), float(through.y));
-            if (!corners_of(sides, rest)) return false;
-        }
-        return true;
-    }
-
-    // Whether the strip of q beyond side i of rest (rest is q with that side moved in) is a sheet the
-    // page rest lies on (SheetBelow): the network's maps show the cut (the outline map draws it, the
-    // page map marks the strip less page) or, where on_clear_edges, the image does.
-    bool is_sheet_below(const Corners &q, const Corners &rest, int i, bool on_clear_edges) const {
-        const SheetBelow sheet;
-        const cv::Point2d a = rest[i], b = rest[(i + 1) % 4];
-        const Corners at = at_full(rest);
-        const double drawn = outline_between(at[i], at[(i + 1) % 4]);
-        if (drawn < (on_clear_edges ? sheet.least_drawn_on_clear_edges : sheet.least_drawn)) return false;
-        auto steps = [&](const cv::Point2d &from, const cv::Point2d &to) {
-            return stepping(from, to, gx_, gy_, sheet.step).either_way();
-        };
-        const double along = steps(a, b);
-        const double ends = std::max(steps(a, a + (b - a) * sheet.end), steps(b + (a - b) * sheet.end, b));
-        if (along < sheet.least_stepping || ends < sheet.least_stepping) return false;
-        const Corners strip = order({q[i], q[(i + 1) % 4], rest[(i + 1) % 4], rest[i]});
-        // The page drop, from the map's row sums, rules most cuts out before the strip's pixels are
-        // read: the network's way needs its least drop, the image's way a strip no more page.
-        const double drop = mean_page(rest, view_) - mean_page(strip, view_);
-        if (drop < (on_clear_edges ? 0.0 : least_page_drop(sheet, strip, q))) return false;
-        const double paper = paper_share(at_full(strip), full_);
-        if (paper < sheet.least_paper || interior_saturation(at_full(strip), image_) > sheet.most_saturation)
-            return false;
-        if (drawn >= sheet.least_drawn && drop >= least_page_drop(sheet, strip, q)) return true;
-        return on_clear_edges && area(strip) >= sheet.least_share_on_clear_edges * area(q) &&
-               std::min(along, ends) >= sheet.least_stepping_on_clear_edges &&
-               paper >= sheet.least_paper_on_clear_edges;
-    }
-
-    // How much less page than the rest the page map must see in `strip`, cut off q (SheetBelow).
-    static double least_page_drop(const SheetBelow &sheet, const Corners &strip, const Corners &q) {
-        return area(strip) >= sheet.deep_share * area(q) ? sheet.least_deep_page_drop : sheet.least_page_drop;
-    }
-
-    // Whether the page map could mark a strip along one of q's sides clearly less page than the
-    // rest (is_sheet_below's page drop): cut parallel to each side at depths across SheetBelow's
-    // range, a strip sees at least `least_page_drop` less page, less a margin for the cut's tilt
-    // and its fit onto the image's edge. Finding the image's lines (straight_edges: Canny and
-    // HoughLinesP over the text of the page, 0.7 ms at .low) is left for pages that pass.
-    bool page_drops_along_a_side(const Corners &q) const {
-        const SheetBelow sheet;
-        // The development and held-apart sets cut the same strips with a margin of 0.05 as with
-        // 0.15 (0.7.9's); 0.05 leaves room for a cut tilted or moved onto an edge, and with the
-        // deeper strips' smaller drop (0.7.10) keeps the sample clip's frames from searching lines.
-        const double margin = 0.05;
-        for (int i = 0; i < 4; ++i) {
-            const int j = (i + 1) % 4, far_i = (i + 3) % 4, far_j = (i + 2) % 4;
-            for (double depth = sheet.least_depth - 0.02; depth <= sheet.most_depth + 0.02; depth += 0.02) {
-                const cv::Point2d a = q[i] + (q[far_i] - q[i]) * depth, b = q[j] + (q[far_j] - q[j]) * depth;
-                Corners rest = q, strip = q;
-                rest[i] = a, rest[j] = b;
-                strip[far_i] = a, strip[far_j] = b;
-                if (mean_page(rest, view_) - mean_page(strip, view_) >= least_page_drop(sheet, strip, q) - margin)
-                    return true;
-            }
-        }
-        return false;
-    }
-
-    // Whether the outline map draws, inside q (its corners brought 8 % nearer its centre, which
-    // leaves its own sides' outline out), at least a third of its shorter side's length.
-    bool outline_drawn_inside(const Corners &q) const {
-        const Corners inner = view_.to_map(q);
-        const cv::Point2d centre = centre_of(inner);
-        std::vector<cv::Point> polygon;
-        for (const auto &p : inner) polygon.emplace_back(centre + (p - centre) * 0.92);
-        const cv::Rect box = cv::boundingRect(polygon) & cv::Rect(0, 0, view_.outline.cols, view_.outline.rows);
-        if (box.empty()) return false;
-        cv::Mat mask = cv::Mat::zeros(box.size(), CV_8U);
-        for (auto &p : polygon) p -= box.tl();
-        cv::fillConvexPoly(mask, polygon, 255);
-        const cv::Mat drawn = view_.outline(box) > 0.5;
-        double shorter = 1e9;
-        for (int k = 0; k < 4; ++k) shorter = std::min(shorter, cv::norm(inner[(k + 1) % 4] - inner[k]));
-        return cv::countNonZero(drawn & mask) >= shorter / 3;
+    // What cut_off_sheets_below reads of this search.
+    SheetBelowScene sheet_below_scene() {
+        return {image_, full_, gx_, gy_, scale_, view_, o_.cut_sheets_on_clear_edges != 0,
+                [this](const Corners &q) { return acceptable(q); },
+                [this]() -> const std::vector<Line> & { return straight_edges(); }};
     }
 
     // The working image's long straight edges (a Canny map of its own, fainter than the outline
@@ -872,7 +671,7 @@ private:
 
     // The network's outline map, on average, at 24 places along a → b's middle four fifths.
     double outline_between(const cv::Point2d &a, const cv::Point2d &b) const {
-        return mean_outline([&](double t) { return a + (b - a) * t; });
+        return quad::outline_between(a, b, view_, scale_);
     }
 
     // The network's outline map, on average, at point_at(t) for 24 values of t spread evenly over
@@ -885,10 +684,7 @@ private:
     }
 
     // The network's outline map at a point of the full-resolution image.
-    double outline_at(const cv::Point2d &full) const {
-        const cv::Point2d p = rescaled(rescaled(full, 1, scale_), 1, view_.scale);
-        return bilinear<float>(view_.outline, p.x, p.y);
-    }
+    double outline_at(const cv::Point2d &full) const { return quad::outline_at(full, view_, scale_); }
 
     // q with its corners where its sides bow (joined_where_sides_meet). With the network, its
     // outline map chooses the edge each curve is fitted to, searched wider (BowSearch's
