@@ -19,7 +19,7 @@ Scenes are composed from
 The held-out evaluation material is never read: see MODEL_CARD.md for what is excluded.
 
 Usage: generate.py --out DIR --count N [--seed S] [--size 192] [--workers 2] [--extra P] [--crossing P]
-                   [--stacking P] [--standing P]
+                   [--stacking P] [--standing P] [--bleed P]
 With --extra P, each document is, with probability P, one of the kinds the first model misses most:
 an ID card (front or back with its magnetic stripe), a card held up by a hand, or an open book
 whose two pages are two pages. With --crossing P, a scene with documents gets, with probability P,
@@ -28,8 +28,11 @@ documents gets, with probability P, another page laid on one of them, turned and
 the sheet below shows along one or two of its sides (a page on a stack of papers). With --standing
 P, a scene with documents gets, with probability P, a cylinder or a box (or both) standing on one of
 them near a side or corner, seen from above at an angle, hiding part of it, on a desk made pale in
-half of them (a white sheet on a light desk under standing objects). Without them (P = 0) the
-scenes are those of the first stage, draw for draw.
+half of them (a white sheet on a light desk under standing objects). With --bleed P, a rendered
+page, table, form, picture page or book page gets, with probability P, a photograph printed over
+part of it up to its edges (a band across it, a column down one side, a block off a corner), as on
+a magazine page; the whole page stays the target. Without them (P = 0) the scenes are those of the
+first stage, draw for draw.
 Writes DIR/images.npy (N×S×S×3 uint8, BGR) and DIR/targets.npy (N×2×S×S uint8, 0/255).
 """
 import argparse
@@ -263,6 +266,34 @@ def render_document(rng, kind=None):
         t = int(rng.integers(2, 10))
         cv2.rectangle(out, (margin // 2, margin // 2), (w - margin // 2, h - margin // 2), tuple(int(v) for v in rng.uniform(0, 200, 3)), t)
     return out, kind
+
+
+def print_to_the_edge(rng, doc):
+    """doc with a photograph printed over part of it up to its edges, as on a magazine page: a band
+    across it, a column down one side, or a block off a corner (--bleed). The page stays the target."""
+    h, w = doc.shape[:2]
+    layout = pick(rng, ["band", "band", "column", "corner"])
+    if layout == "band":
+        ph = int(h * rng.uniform(0.3, 0.65))
+        y = pick(rng, [0, h - ph, int(rng.integers(0, h - ph + 1))])
+        x0, y0, x1, y1 = 0, y, w, y + ph
+    elif layout == "column":
+        pw = int(w * rng.uniform(0.35, 0.65))
+        x0 = 0 if rng.random() < 0.5 else w - pw
+        x0, y0, x1, y1 = x0, 0, x0 + pw, h
+    else:
+        pw, ph = int(w * rng.uniform(0.5, 0.9)), int(h * rng.uniform(0.45, 0.8))
+        x0 = 0 if rng.random() < 0.5 else w - pw
+        y0 = 0 if rng.random() < 0.5 else h - ph
+        x1, y1 = x0 + pw, y0 + ph
+    picture = texture_crop(rng, x1 - x0, y1 - y0)
+    if rng.random() < 0.5:  # printed inks: often more saturated than the photo
+        hsv = cv2.cvtColor(picture, cv2.COLOR_BGR2HSV).astype(np.float32)
+        hsv[..., 1] = np.clip(hsv[..., 1] * rng.uniform(1.2, 2.0) + rng.uniform(0, 60), 0, 255)
+        picture = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
+    out = doc.copy()
+    out[y0:y1, x0:x1] = picture
+    return out
 
 
 # ------------------------------------------------------------------ cards, book spreads (--extra)
@@ -732,7 +763,7 @@ def lay_page_on(rng, scene, quads, masks):
     return [np.where(full > 0, 0, m).astype(np.uint8) for i, m in enumerate(masks) if i != index] + [full]
 
 
-def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0, standing=0.0):
+def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0, standing=0.0, bleed=0.0):
     rng = np.random.default_rng(seed)
     load_pools()
     # frames are landscape or portrait, squeezed to a square as the detector squeezes them
@@ -765,6 +796,9 @@ def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0
             doc, page_width = render_spread(rng)
         else:
             doc, kind = render_document(rng)
+            # --bleed: a photograph printed to the page's edges, which the network left out of the page
+            if bleed > 0 and kind in ("page", "table", "form", "picture", "book") and rng.random() < bleed:
+                doc = print_to_the_edge(rng, doc)
         h, w = doc.shape[:2]
         for _try in range(20):
             if stacked and quads:
@@ -839,8 +873,8 @@ def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0
 
 
 def _job(args):
-    seed, size, extra, crossing, corners, stacking, standing = args
-    return sample(seed, size, extra, crossing, corners, stacking, standing)
+    seed, size, extra, crossing, corners, stacking, standing, bleed = args
+    return sample(seed, size, extra, crossing, corners, stacking, standing, bleed)
 
 
 def main():
@@ -863,12 +897,15 @@ def main():
     ap.add_argument("--standing", type=float, default=0.0,
                     help="chance that a scene with documents gets a cylinder or a box standing on one of them, "
                          "half on a pale desk (0: no such draw, as before)")
+    ap.add_argument("--bleed", type=float, default=0.0,
+                    help="chance that a rendered page gets a photograph printed over part of it up to its edges "
+                         "(0: no such draw, as before)")
     ap.add_argument("--corners", action="store_true",
                     help="a third target map, a disc at each page corner (without it, two maps, as before)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     cv2.setNumThreads(1)
-    jobs = [(a.seed * 1_000_003 + i, a.size, a.extra, a.crossing, a.corners, a.stacking, a.standing) for i in range(a.count)]
+    jobs = [(a.seed * 1_000_003 + i, a.size, a.extra, a.crossing, a.corners, a.stacking, a.standing, a.bleed) for i in range(a.count)]
     images = np.lib.format.open_memmap(os.path.join(a.out, "images.tmp.npy"), "w+", np.uint8, (a.count, a.size, a.size, 3))
     targets = np.lib.format.open_memmap(os.path.join(a.out, "targets.tmp.npy"), "w+", np.uint8, (a.count, 3 if a.corners else 2, a.size, a.size))
     with Pool(a.workers, initializer=load_pools) as pool:
