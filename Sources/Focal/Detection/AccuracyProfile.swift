@@ -32,7 +32,10 @@ struct AccuracyProfile: Sendable {
     /// network pass (about 3 ms at 96, 8 at 160, a 720p frame) on each frame in which nothing was
     /// found, or only a quad the network agrees with weakly, and the first look drew something
     /// page-like (`SecondLookGate` in the shim); none on the sample clip's frames with its page;
-    /// no empty frame of the evaluation clips gained a page.
+    /// no empty frame of the evaluation clips gained a page. Where the second look is the finer one
+    /// (`.low`) and nothing was found with the two looks' maps combined, its maps alone are searched
+    /// once more: a small print before a dark coat, which 96 smears into the coat (the evaluation
+    /// clips of seed 7 at `.low`, 0.938 → 0.959).
     var secondLookPageModelInput: Int?
     /// When quads on the straight stretches of the network's outline map are candidates too (about
     /// 1 ms a frame; mends page regions that leak into a pale desk or a shadow, or stop at a cable
