@@ -182,9 +182,7 @@ double outline_at(const cv::Point2d &full, const NetworkView &view, double scale
 }
 
 double outline_between(const cv::Point2d &a, const cv::Point2d &b, const NetworkView &view, double scale) {
-    double total = 0;
-    for (int k = 0; k < 24; ++k) total += outline_at(a + (b - a) * (0.1 + 0.8 * (k + 0.5) / 24), view, scale);
-    return total / 24;
+    return mean_outline([&](double t) { return a + (b - a) * t; }, view, scale);
 }
 
 std::vector<Corners> network_quads(const NetworkView &view, double min_area) {

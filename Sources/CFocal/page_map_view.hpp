@@ -76,6 +76,15 @@ double drawn_outline(const Corners &working, const NetworkView &view);
 // full-resolution pixel).
 double outline_at(const cv::Point2d &full, const NetworkView &view, double scale);
 
+// The outline map, on average, at point_at(t) (full resolution) for 24 values of t spread evenly
+// over 0.1 … 0.9: a path's middle four fifths.
+template <typename PointAt>
+double mean_outline(PointAt point_at, const NetworkView &view, double scale) {
+    double total = 0;
+    for (int k = 0; k < 24; ++k) total += outline_at(point_at(0.1 + 0.8 * (k + 0.5) / 24), view, scale);
+    return total / 24;
+}
+
 // The outline map, on average, at 24 places along a → b's middle four fifths (a and b at full
 // resolution).
 double outline_between(const cv::Point2d &a, const cv::Point2d &b, const NetworkView &view, double scale);

@@ -366,15 +366,13 @@ public:
     // replaced by the second network's patchier view of it (PageModelTests' window, which .low's
     // network alone reports).
     void look_again() {
-        second_look_ = page_maps_in(o_.second_look_model, image_, o_.second_look_input, o_.page_model_view);
-        const PageMaps &second = second_look_;
-        auto greater = [](const cv::Mat &first, const cv::Mat &other) {
-            cv::Mat scaled, out;
-            cv::resize(other, scaled, first.size(), 0, 0, cv::INTER_LINEAR);
-            cv::max(first, scaled, out);
-            return out;
-        };
-        search_again({greater(first_look_.page, second.page), greater(first_look_.outline, second.outline)});
+        const PageMaps second = page_maps_in(o_.second_look_model, image_, o_.second_look_input, o_.page_model_view);
+        cv::resize(second.page, second_look_.page, first_look_.page.size(), 0, 0, cv::INTER_LINEAR);
+        cv::resize(second.outline, second_look_.outline, first_look_.outline.size(), 0, 0, cv::INTER_LINEAR);
+        PageMaps both;
+        cv::max(first_look_.page, second_look_.page, both.page);
+        cv::max(first_look_.outline, second_look_.outline, both.outline);
+        search_again(both);
     }
 
     // The candidates found again on other maps: the network's own, and the image's outlines (as
@@ -399,12 +397,7 @@ public:
     // with nothing found search again, so what either look found stands as before; at .high the
     // second look is the coarser one, and its view alone would report what the search refused (a
     // window onto a street, PageModelTests).
-    void look_at_finer_maps_alone() {
-        PageMaps finer;
-        cv::resize(second_look_.page, finer.page, first_look_.page.size(), 0, 0, cv::INTER_LINEAR);
-        cv::resize(second_look_.outline, finer.outline, first_look_.outline.size(), 0, 0, cv::INTER_LINEAR);
-        search_again(finer);
-    }
+    void look_at_finer_maps_alone() { search_again(second_look_); }
 
     // Candidates from the network's maps (network_candidates above).
     void network_candidates(const PageMaps &maps) {
@@ -525,6 +518,7 @@ public:
         // The maps give many pages several times over, and enclosing() takes several candidates to
         // one: a quad already judged is kept or refused again, or overlaps itself where it was kept.
         std::vector<Corners> judged;
+        const SheetBelowScene sheet_below = sheet_below_scene();
         for (auto c : candidates_) {
             if (int(kept.size()) >= limit) break;
             if (c.score < o_.min_confidence) continue;
@@ -533,7 +527,7 @@ public:
             judged.push_back(c.corners);
             // The network's quad stops at a band printed to the document's edge; its edges do not.
             if (c.learned) c.corners = extended_over_bands(c.corners, gx_, gy_);
-            if (c.learned) c.corners = cut_off_sheets_below(c.corners, sheet_below_scene());
+            if (c.learned) c.corners = cut_off_sheets_below(c.corners, sheet_below);
             if (o_.max_interior_saturation < 1 && !c.learned &&
                 interior_saturation(at_full(c.corners), image_) > o_.max_interior_saturation)
                 continue;
@@ -699,15 +693,6 @@ private:
         return quad::outline_between(a, b, view_, scale_);
     }
 
-    // The network's outline map, on average, at point_at(t) for 24 values of t spread evenly over
-    // 0.1 … 0.9: a path's middle four fifths.
-    template <typename PointAt>
-    double mean_outline(PointAt point_at) const {
-        double total = 0;
-        for (int k = 0; k < 24; ++k) total += outline_at(point_at(0.1 + 0.8 * (k + 0.5) / 24));
-        return total / 24;
-    }
-
     // The network's outline map at a point of the full-resolution image.
     double outline_at(const cv::Point2d &full) const { return quad::outline_at(full, view_, scale_); }
 
@@ -732,7 +717,7 @@ private:
     // curve, or on its straight line.
     double outlined(const SideCurve &side, bool curved) const {
         if (!curved) return outline_between(side.origin, side.origin + side.along * side.length);
-        return mean_outline([&](double t) { return side.at(side.length * t); });
+        return mean_outline([&](double t) { return side.at(side.length * t); }, view_, scale_);
     }
 
     Corners at_working(const Corners &q) const { return rescaled(q, 1, scale_); }
@@ -861,7 +846,8 @@ private:
     cv::Mat full_, small_, smooth_, gx_, gy_, strong_edges_;
     double scale_ = 1, shorter_ = 0, min_side_ = 0, min_area_ = 0, bright_reference_ = 0, give_up_ = 0;
     bool learned_ = false;
-    PageMaps first_look_, second_look_;
+    PageMaps first_look_;
+    PageMaps second_look_;  // look_again()'s maps, at the first look's size
     std::vector<Corners> outline_quads_;  // outline_candidates()'s quads, scored again by look_again()
     NetworkView view_;
     std::vector<std::pair<Corners, double>> agreed_;  // agreement_with()'s quads so far
