@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Eight-bit page network for `.low`: a trial, not part of the recipe (README: "Eight-bit weights and
-activations", tried and not kept).
+"""Eight-bit page network for `.low`: a trial, not part of the recipe (MODEL_CARD.md, "Tried for
+speed": tried and not kept).
 
 Quantizes the committed network's weights and activations to int8 with ONNX Runtime's static
 quantization (QOperator format, per tensor; the input's scaling, Mul and Sub, left in float, as
