@@ -184,28 +184,73 @@ double paper_share(const Corners &q, const cv::Mat &gray) {
     return double(std::count_if(values.begin(), values.end(), [&](double v) { return v >= dim * bright; })) / values.size();
 }
 
+namespace {
+
+// The colour at (x, y), as b, g, r.
+cv::Vec3d colour_at(const cfocal_image &image, const std::vector<cv::Mat> &planes, int x, int y) {
+    if (image.format == CFOCAL_YUV420P) {
+        const double c = planes[0].at<uint8_t>(y, x) - 16.0, d = planes[1].at<uint8_t>(y / 2, x / 2) - 128.0,
+                     e = planes[2].at<uint8_t>(y / 2, x / 2) - 128.0;
+        return {1.164 * c + 2.017 * d, 1.164 * c - 0.392 * d - 0.813 * e, 1.164 * c + 1.596 * e};
+    }
+    const uint8_t *pixel = planes[0].ptr<uint8_t>(y) + x * channels(image.format);
+    return {double(pixel[0]), double(pixel[1]), double(pixel[2])};
+}
+
+double saturation_of(const cv::Vec3d &c) {
+    const double high = std::max({c[0], c[1], c[2]}), low = std::min({c[0], c[1], c[2]});
+    return high > 8 ? (high - low) / high : 0;
+}
+
+}  // namespace
+
 double interior_saturation(const Corners &q, const cfocal_image &image) {
     if (image.format == CFOCAL_GRAY8) return 0;
-    auto planes = planes_of(image);
+    const auto planes = planes_of(image);
     std::vector<double> values;
-    for (const auto &[x, y] : interior_grid(q, image.width, image.height)) {
-        double b, g, r;
-        if (image.format == CFOCAL_YUV420P) {
-            double c = planes[0].at<uint8_t>(y, x) - 16.0, d = planes[1].at<uint8_t>(y / 2, x / 2) - 128.0,
-                   e = planes[2].at<uint8_t>(y / 2, x / 2) - 128.0;
-            r = 1.164 * c + 1.596 * e;
-            g = 1.164 * c - 0.392 * d - 0.813 * e;
-            b = 1.164 * c + 2.017 * d;
-        } else {
-            const uint8_t *pixel = planes[0].ptr<uint8_t>(y) + x * channels(image.format);
-            b = pixel[0];
-            g = pixel[1];
-            r = pixel[2];
-        }
-        double high = std::max({r, g, b}), low = std::min({r, g, b});
-        values.push_back(high > 8 ? (high - low) / high : 0);
-    }
+    for (const auto &[x, y] : interior_grid(q, image.width, image.height))
+        values.push_back(saturation_of(colour_at(image, planes, x, y)));
     return values.empty() ? 0 : median_of(values);
+}
+
+cv::Vec3d frame_white(const cv::Mat &gray, const cfocal_image &image) {
+    if (image.format == CFOCAL_GRAY8) return {1, 1, 1};
+    const auto planes = planes_of(image);
+    const int steps = 32;
+    std::vector<std::pair<int, cv::Vec3d>> samples;
+    for (int u = 0; u < steps; ++u)
+        for (int v = 0; v < steps; ++v) {
+            const int x = int((u + 0.5) * gray.cols / steps), y = int((v + 0.5) * gray.rows / steps);
+            samples.emplace_back(gray.at<uint8_t>(y, x), colour_at(image, planes, x, y));
+        }
+    const size_t brightest = samples.size() / 20;
+    std::partial_sort(samples.begin(), samples.begin() + brightest, samples.end(),
+                      [](const auto &a, const auto &b) { return a.first > b.first; });
+    cv::Vec3d white(0, 0, 0);
+    for (size_t k = 0; k < brightest; ++k) white += samples[k].second;
+    return white / double(brightest);
+}
+
+double paper_share_in_colour(const Corners &q, const cv::Mat &gray, const cfocal_image &image, const cv::Vec3d &white,
+                             double most_saturation) {
+    if (image.format == CFOCAL_GRAY8) return paper_share(q, gray);
+    const auto planes = planes_of(image);
+    const double dim = 0.6;
+    const std::vector<cv::Point> points = interior_grid(q, gray.cols, gray.rows);
+    if (points.empty()) return 1;
+    std::vector<double> values;
+    for (const auto &p : points) values.push_back(gray.at<uint8_t>(p));
+    std::vector<double> sorted = values;
+    std::sort(sorted.begin(), sorted.end());
+    const double bright = sorted[size_t(0.9 * (sorted.size() - 1))];
+    int paper = 0;
+    for (size_t k = 0; k < points.size(); ++k) {
+        if (values[k] < dim * bright) continue;
+        const cv::Vec3d c = colour_at(image, planes, points[k].x, points[k].y);
+        const cv::Vec3d balanced(c[0] / std::max(8.0, white[0]), c[1] / std::max(8.0, white[1]), c[2] / std::max(8.0, white[2]));
+        paper += saturation_of(balanced * 255.0) <= most_saturation;
+    }
+    return double(paper) / points.size();
 }
 
 }  // namespace cfocal::quad

@@ -99,4 +99,16 @@ double paper_share(const Corners &q, const cv::Mat &gray);
 // Pages are printed on near-neutral paper; books, boxes and devices mostly are not.
 double interior_saturation(const Corners &q, const cfocal_image &image);
 
+// The colour of the frame's light: the mean colour (b, g, r) of the brightest twentieth of a 32 × 32
+// grid over the frame, against which paper_share_in_colour judges what is neutral, so that paper
+// under a warm lamp is still paper. (1, 1, 1) for a gray image.
+cv::Vec3d frame_white(const cv::Mat &gray, const cfocal_image &image);
+
+// As paper_share, counting only the paper that is near-neutral in the frame's light (`white`): HSV
+// saturation, once each channel is divided by white's, at most `most_saturation`. A screen's bright
+// picture, a coloured sign, the panes round a window's mullions are bright without being white.
+// paper_share itself for a gray image.
+double paper_share_in_colour(const Corners &q, const cv::Mat &gray, const cfocal_image &image, const cv::Vec3d &white,
+                             double most_saturation);
+
 }  // namespace cfocal::quad

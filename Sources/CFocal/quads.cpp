@@ -117,6 +117,24 @@ struct OutlinePreference {
     double margin = 0.2;
 };
 
+// Paper that is plain in the frame's light (QuadSearch::choose, paper_share_in_colour): besides being
+// mostly bright (`least_paper`), a page's quad must be partly near-neutral paper. A screen showing
+// a pale picture, a coloured sign with white lettering, a window's white frame round a street are
+// bright without it: on the page-like frames of scripts/eval/page-like-scenes.py (seed 1), false
+// pages at .high 5 → 2 of 24 (two windows and a sign), at .low 4 → 2 (the windows), and on those of
+// seed 2, held apart, 9 / 8 → 7 / 5; no page of the development or held-apart sets lost. A keyboard
+// with pale keys stays, as plain as paper, and so does a screen showing a pale grey-green picture.
+struct PlainPaper {
+    // The most saturated bright paper may look, once each channel is divided by the frame's white
+    // (frame_white). Raising it lets more coloured screens and signs pass for paper; lowering it
+    // refuses paper lit differently from the frame's brightest things.
+    double most_saturation = 0.3;
+    // The least share of the quad's interior grid that must be such paper. Raising it refuses more
+    // pages with large pictures printed on them (0.2 lost a magazine page with a picture band at
+    // .low: 1.00 → 0.25) and more coloured things.
+    double least_share = 0.1;
+};
+
 // When the outline map's lines are skipped at `.low` (CFOCAL_OUTLINE_LINES_WHERE_UNDRAWN). They cost
 // about 1 ms at .low's 320 px (HoughLinesP over the outline band, 0.75 ms), a fifth of its frame,
 // and change nothing where the region's quad is already outlined all round: the sample clip's page
@@ -536,12 +554,23 @@ public:
             // that are mostly a dark picture; lowering it lets framed pictures through.
             const double least_paper = 0.35;
             if (c.learned && paper_share(at_full(c.corners), full_) < least_paper) continue;
+            const PlainPaper plain;
+            if (c.learned &&
+                paper_share_in_colour(at_full(c.corners), full_, image_, frame_white_once(), plain.most_saturation) <
+                    plain.least_share)
+                continue;
             bool overlaps = false;
             for (const auto &k : kept)
                 if (iou(k.corners, c.corners) > 0.3) overlaps = true;
             if (!overlaps) kept.push_back(c);
         }
         return kept;
+    }
+
+    // The frame's white (frame_white), found once a search, when a candidate is first judged.
+    const cv::Vec3d &frame_white_once() {
+        if (!frame_white_) frame_white_ = frame_white(full_, image_);
+        return *frame_white_;
     }
 
     // What cut_off_sheets_below reads of this search.
@@ -853,6 +882,7 @@ private:
     std::vector<std::pair<Corners, double>> agreed_;  // agreement_with()'s quads so far
     std::vector<Candidate> candidates_;
     std::optional<std::vector<Line>> straight_edges_;  // straight_edges(), once found
+    std::optional<cv::Vec3d> frame_white_;              // frame_white_once(), once found
 };
 
 }  // namespace

@@ -325,6 +325,21 @@ import Testing
         #expect(found.isEmpty, "found \(found.map { ($0.quad.corners, $0.confidence) })")
     }
 
+    /// Two rendered frames with no document (`scripts/eval/page-like-scenes.py 1`, the development
+    /// set page-like-1): a window whose white frame and mullions surround a dark street, beside a
+    /// cardboard box and beside a monitor. Before the search asked part of a page to be paper that
+    /// is plain in the frame's light (`PlainPaper` in the shim), the window was a page in both, at
+    /// both accuracies.
+    @Test(arguments: [DetectorOptions.Accuracy.high, .low])
+    func windowsOnADeskGiveNothing(accuracy: DetectorOptions.Accuracy) throws {
+        let folder = RealPhotoTests.folder("page_like")
+        let detector = try Detector(type: .rectangle, options: .init(accuracy: accuracy, maximumFeatureCount: 4))
+        for file in ["07-window-box.jpg", "13-window-monitor.jpg"] {
+            let found = try detector.rectangles(in: try Frame(contentsOf: folder + "/" + file))
+            #expect(found.isEmpty, "\(file): found \(found.map { ($0.quad.corners, $0.confidence) })")
+        }
+    }
+
     @Test func aMissingOrCorruptModelIsAClearError() throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("focal-page-model-\(getpid())")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)

@@ -5,8 +5,9 @@ closing notes quote, from a clean clone, in one command.
 
 Usage: /usr/bin/python3 scripts/eval/dev-sets.py [--list] [--accuracy high|low|both] [SET ...]
 
-  SET          a set's name, or a group: stills (every still set, the default), clips,
-               development, held (the sets held apart), all. --list prints them with the commands that make them.
+  SET          a set's name, or a group: stills (every still set, the default), clips, empty
+               (frames with no document: each detection a false page), development, held (the sets
+               held apart), all. --list prints them with the commands that make them.
   --focal F    the focal to score (default .build/release/focal; `swift build -c release
                --product focal` first)
   --shared D   the evaluation kit beside the project (default ../shared: eval/score.py,
@@ -93,6 +94,9 @@ SETS = {
     # made after 0.7.10: pages with a large picture printed to their edges (a magazine page)
     **{'pictures-%d' % seed: ('held' if seed == 2 else 'development', 'stills',
                               generator('picture-pages.py', str(seed), 'OUT')) for seed in (1, 2)},
+    # made after 0.7.12: frames with no document, only things shaped like one (every detection a false page)
+    **{'page-like-%d' % seed: ('held' if seed == 2 else 'development', 'empty',
+                               generator('page-like-scenes.py', str(seed), 'OUT', '24')) for seed in (1, 2)},
     **{'clips-%d' % seed: ('held' if seed == 83 else 'development', 'clips', {'make_set': str(seed)}) for seed in (7, 13, 83)},
     'facades-5': ('development', 'clips', {'facades': '5'}),
 }
@@ -168,6 +172,10 @@ def scored(name, folder, kind, accuracy, focal, work, shared, python):
         summary = json.load(f)['summary']
     if kind == 'clips':
         return summary['mean_ji_smartdoc'], None, summary['doc_frames'], summary['false_pos_nodoc']
+    if kind == 'empty':
+        with open(report) as f:
+            stills = json.load(f)['stills']
+        return None, None, 0, [sum(s['detected'] is not None for s in stills), len(stills)]
     every = summary['ALL']
     return every['mean_ji_image'], every['detected'], every['n'], None
 
@@ -179,7 +187,7 @@ def chosen(names):
     for name in names:
         if name == 'all':
             out += list(SETS)
-        elif name in ('stills', 'clips'):
+        elif name in ('stills', 'clips', 'empty'):
             out += [n for n, (_, kind, _) in SETS.items() if kind == name]
         elif name in ('held', 'development'):
             out += [n for n, (role, _, _) in SETS.items() if role == name]
@@ -194,6 +202,8 @@ def cell(result):
     if result is None:
         return ''
     mean, found, count, false_pages = result
+    if mean is None:
+        return '-      %d/%d false' % (false_pages[0], false_pages[1])
     if false_pages is not None:
         return '%.3f  %d/%d false' % (mean, false_pages[0], false_pages[1])
     return '%.3f  %d/%d' % (mean, found, count)
@@ -233,7 +243,7 @@ def main():
         rows.append({'set': name, 'role': role, 'kind': kind, 'made': how_made(spec, args.shared),
                      **{a: dict(zip(('mean_ji', 'found', 'of', 'false_pages'), results[a])) for a in accuracies}})
     for role in ('development', 'held'):
-        these = [r for r in rows if r['role'] == role]
+        these = [r for r in rows if r['role'] == role and r['kind'] != 'empty']
         if these:
             means = ['%.3f (%d sets)' % (sum(r[a]['mean_ji'] for r in these) / len(these), len(these)) for a in accuracies]
             print(row % ('mean', role, *means))
