@@ -173,17 +173,6 @@ std::vector<cv::Point> interior_grid(const Corners &q, int width, int height) {
     return points;
 }
 
-double paper_share(const Corners &q, const cv::Mat &gray) {
-    const double dim = 0.6;
-    std::vector<double> values;
-    for (const auto &p : interior_grid(q, gray.cols, gray.rows)) values.push_back(gray.at<uint8_t>(p));
-    if (values.empty()) return 1;
-    std::vector<double> sorted = values;
-    std::sort(sorted.begin(), sorted.end());
-    const double bright = sorted[size_t(0.9 * (sorted.size() - 1))];
-    return double(std::count_if(values.begin(), values.end(), [&](double v) { return v >= dim * bright; })) / values.size();
-}
-
 namespace {
 
 // The colour at (x, y), as b, g, r.
@@ -202,7 +191,29 @@ double saturation_of(const cv::Vec3d &c) {
     return high > 8 ? (high - low) / high : 0;
 }
 
+// The quad's interior grid (gray, full resolution), each point marked as paper where it is at least
+// `dim` of the brightest tenth of the grid: what paper_share and paper_share_in_colour count.
+std::vector<std::pair<cv::Point, bool>> interior_paper(const Corners &q, const cv::Mat &gray) {
+    const double dim = 0.6;
+    const std::vector<cv::Point> points = interior_grid(q, gray.cols, gray.rows);
+    std::vector<std::pair<cv::Point, bool>> grid;
+    std::vector<double> values;
+    for (const auto &p : points) values.push_back(gray.at<uint8_t>(p));
+    if (values.empty()) return grid;
+    std::vector<double> sorted = values;
+    std::sort(sorted.begin(), sorted.end());
+    const double bright = sorted[size_t(0.9 * (sorted.size() - 1))];
+    for (size_t k = 0; k < points.size(); ++k) grid.emplace_back(points[k], values[k] >= dim * bright);
+    return grid;
+}
+
 }  // namespace
+
+double paper_share(const Corners &q, const cv::Mat &gray) {
+    const auto grid = interior_paper(q, gray);
+    if (grid.empty()) return 1;
+    return double(std::count_if(grid.begin(), grid.end(), [](const auto &g) { return g.second; })) / grid.size();
+}
 
 double interior_saturation(const Corners &q, const cfocal_image &image) {
     if (image.format == CFOCAL_GRAY8) return 0;
@@ -234,23 +245,18 @@ cv::Vec3d frame_white(const cv::Mat &gray, const cfocal_image &image) {
 double paper_share_in_colour(const Corners &q, const cv::Mat &gray, const cfocal_image &image, const cv::Vec3d &white,
                              double most_saturation) {
     if (image.format == CFOCAL_GRAY8) return paper_share(q, gray);
+    const auto grid = interior_paper(q, gray);
+    if (grid.empty()) return 1;
     const auto planes = planes_of(image);
-    const double dim = 0.6;
-    const std::vector<cv::Point> points = interior_grid(q, gray.cols, gray.rows);
-    if (points.empty()) return 1;
-    std::vector<double> values;
-    for (const auto &p : points) values.push_back(gray.at<uint8_t>(p));
-    std::vector<double> sorted = values;
-    std::sort(sorted.begin(), sorted.end());
-    const double bright = sorted[size_t(0.9 * (sorted.size() - 1))];
     int paper = 0;
-    for (size_t k = 0; k < points.size(); ++k) {
-        if (values[k] < dim * bright) continue;
-        const cv::Vec3d c = colour_at(image, planes, points[k].x, points[k].y);
+    for (const auto &[p, bright] : grid) {
+        if (!bright) continue;
+        const cv::Vec3d c = colour_at(image, planes, p.x, p.y);
         const cv::Vec3d balanced(c[0] / std::max(8.0, white[0]), c[1] / std::max(8.0, white[1]), c[2] / std::max(8.0, white[2]));
+        // Back to 0…255, where saturation_of's floor for dark pixels applies; white itself is 255.
         paper += saturation_of(balanced * 255.0) <= most_saturation;
     }
-    return double(paper) / points.size();
+    return double(paper) / grid.size();
 }
 
 }  // namespace cfocal::quad

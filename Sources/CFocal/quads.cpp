@@ -553,12 +553,13 @@ public:
             // printed with one; a page is mostly paper. Raising `least_paper` rejects more pages
             // that are mostly a dark picture; lowering it lets framed pictures through.
             const double least_paper = 0.35;
-            if (c.learned && paper_share(at_full(c.corners), full_) < least_paper) continue;
             const PlainPaper plain;
-            if (c.learned &&
-                paper_share_in_colour(at_full(c.corners), full_, image_, frame_white_once(), plain.most_saturation) <
-                    plain.least_share)
-                continue;
+            if (c.learned) {
+                const Corners full = at_full(c.corners);
+                if (paper_share(full, full_) < least_paper ||
+                    paper_share_in_colour(full, full_, image_, frame_white_once(), plain.most_saturation) < plain.least_share)
+                    continue;
+            }
             bool overlaps = false;
             for (const auto &k : kept)
                 if (iou(k.corners, c.corners) > 0.3) overlaps = true;

@@ -169,12 +169,12 @@ def scored(name, folder, kind, accuracy, focal, work, shared, python):
     if result.returncode != 0:
         sys.exit('dev-sets: scoring %s at %s failed:\n%s' % (name, accuracy, result.stderr[-2000:]))
     with open(report) as f:
-        summary = json.load(f)['summary']
+        scores = json.load(f)
+    summary = scores['summary']
     if kind == 'clips':
         return summary['mean_ji_smartdoc'], None, summary['doc_frames'], summary['false_pos_nodoc']
     if kind == 'empty':
-        with open(report) as f:
-            stills = json.load(f)['stills']
+        stills = scores['stills']
         return None, None, 0, [sum(s['detected'] is not None for s in stills), len(stills)]
     every = summary['ALL']
     return every['mean_ji_image'], every['detected'], every['n'], None
