@@ -72,42 +72,66 @@ Support support(const Corners &q, const cv::Mat &gx, const cv::Mat &gy, double t
     return s;
 }
 
-Corners extended_over_bands(Corners q, const cv::Mat &gx, const cv::Mat &gy, const BandSearch &b) {
+namespace {
+
+// Where a band beyond the side from → to may end, in neighbouring sides' lengths along on_from and
+// on_to: the strongest edge parallel to the side within reach, or (b.nearest) each such edge, nearest
+// first, at its strongest.
+std::vector<double> band_ends(const cv::Point2d &from, const cv::Point2d &to, const cv::Point2d &on_from,
+                              const cv::Point2d &on_to, const cv::Mat &gx, const cv::Mat &gy, const BandSearch &b) {
     const int margin = 4;
     auto inside = [&](const cv::Point2d &p) {
         return p.x >= margin && p.y >= margin && p.x < gx.cols - margin && p.y < gx.rows - margin;
     };
+    const double longer = std::max(cv::norm(on_from), cv::norm(on_to));
+    std::vector<double> ends;
+    if (longer < 1) return ends;
+    const int steps = int(b.reach * longer);  // about a working pixel a step
+    double best = 0, best_at = 0;
+    bool left_the_side = false;
+    for (int k = int(std::ceil(b.least * longer)); k <= steps; ++k) {
+        const double at = double(k) / longer;
+        const cv::Point2d a = from + on_from * at, c = to + on_to * at;
+        if (!inside(a) || !inside(c)) break;
+        // Once off the side, only an edge that can still count matters: at least outer_edge, and
+        // (unless each edge counts) more than the best so far. A line that cannot is left after a
+        // few samples (0.7 → 0.2 ms a 720p frame at .high, the same quads).
+        const double needed = !left_the_side                       ? 0
+                              : !b.nearest && best >= b.outer_edge ? std::nextafter(best, 2.0)
+                                                                   : b.outer_edge;
+        const double fraction = stepping(a, c, gx, gy, b.threshold, needed).fraction();
+        left_the_side = left_the_side || fraction < b.left_the_side;
+        if (!left_the_side) continue;
+        if (b.nearest && fraction < b.outer_edge && best >= b.outer_edge) {  // past an edge
+            ends.push_back(best_at);
+            best = 0;
+        }
+        if (fraction > best) {
+            best = fraction;
+            best_at = at;
+        }
+    }
+    if (best >= b.outer_edge) ends.push_back(best_at);
+    return ends;
+}
+
+}  // namespace
+
+Corners extended_over_bands(Corners q, const cv::Mat &gx, const cv::Mat &gy, const BandSearch &b) {
     for (int i = 0; i < 4; ++i) {
         const int j = (i + 1) % 4;
         // Beyond q[i] and q[j], the neighbouring sides run on in their own directions.
         const cv::Point2d on_i = q[i] - q[(i + 3) % 4], on_j = q[j] - q[(i + 2) % 4];
-        const double longer = std::max(cv::norm(on_i), cv::norm(on_j));
-        if (longer < 1) continue;
-        const int steps = int(b.reach * longer);  // about a working pixel a step
-        double best = 0, best_at = 0;
-        bool left_the_side = false;
-        for (int k = int(std::ceil(b.least * longer)); k <= steps; ++k) {
-            const double at = double(k) / longer;
+        for (const double at : band_ends(q[i], q[j], on_i, on_j, gx, gy, b)) {
             const cv::Point2d a = q[i] + on_i * at, c = q[j] + on_j * at;
-            if (!inside(a) || !inside(c)) break;
-            // Once off the side, only an edge that can still win matters: at least outer_edge, and
-            // more than the best so far (a line that cannot is left after a few samples, 0.7 → 0.2
-            // ms a 720p frame at .high, the same quads).
-            const double needed = !left_the_side ? 0 : best >= b.outer_edge ? std::nextafter(best, 2.0) : b.outer_edge;
-            const double fraction = stepping(a, c, gx, gy, b.threshold, needed).fraction();
-            left_the_side = left_the_side || fraction < b.left_the_side;
-            if (left_the_side && fraction > best) {
-                best = fraction;
-                best_at = at;
-            }
+            const double run_on_i = stepping(q[i], a, gx, gy, 0.5 * b.threshold).fraction(),
+                         run_on_j = stepping(c, q[j], gx, gy, 0.5 * b.threshold).fraction();
+            if (std::max(run_on_i, run_on_j) < b.run_on_better || std::min(run_on_i, run_on_j) < b.run_on_worse)
+                continue;
+            q[i] = a;
+            q[j] = c;
+            break;
         }
-        if (best < b.outer_edge) continue;
-        const cv::Point2d a = q[i] + on_i * best_at, c = q[j] + on_j * best_at;
-        const double run_on_i = stepping(q[i], a, gx, gy, 0.5 * b.threshold).fraction(),
-                     run_on_j = stepping(c, q[j], gx, gy, 0.5 * b.threshold).fraction();
-        if (std::max(run_on_i, run_on_j) < b.run_on_better || std::min(run_on_i, run_on_j) < b.run_on_worse) continue;
-        q[i] = a;
-        q[j] = c;
     }
     return q;
 }

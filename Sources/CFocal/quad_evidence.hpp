@@ -69,6 +69,10 @@ struct BandSearch {
     double run_on_better = 0.75, run_on_worse = 0.3;
     // Leaving the side's own edge, blurred over a few pixels, is where the step share falls below this.
     double left_the_side = 0.3;
+    // Whether the band ends at the nearest edge the neighbouring sides run on to, rather than at the
+    // strongest edge within reach. A deep search (a picture printed to a page's edge) meets edges
+    // beyond the page, the desk's or the frame's, that step more than the picture's far edge.
+    bool nearest = false;
 };
 
 // q with each side so moved where a band lies beyond it (gx, gy: the working image's gradients).
