@@ -557,25 +557,26 @@ public:
             c = enclosing(c);
             if (std::find(judged.begin(), judged.end(), c.corners) != judged.end()) continue;
             judged.push_back(c.corners);
-            // The network's quad stops at a band or a picture printed to the document's edge; its
-            // edges do not. Neither is paper, so the paper is judged on the network's own quad.
-            const Corners found = c.corners;
-            if (c.learned) c.corners = extended_across_picture(extended_over_bands(c.corners, gx_, gy_), c.coarse);
-            if (c.learned) c.corners = cut_off_sheets_below(c.corners, sheet_below);
             if (o_.max_interior_saturation < 1 && !c.learned &&
                 interior_saturation(at_full(c.corners), image_) > o_.max_interior_saturation)
                 continue;
             // The network, pretrained on photographs, takes a picture in a white frame for a page
             // printed with one; a page is mostly paper. Raising `least_paper` rejects more pages
-            // that are mostly a dark picture; lowering it lets framed pictures through.
+            // that are mostly a dark picture; lowering it lets framed pictures through. Judged on
+            // the network's own quad, before bands and pictures printed to the edge (not paper) are
+            // added to it, and so before that search is paid for.
             const double least_paper = 0.35;
             const PlainPaper plain;
             if (c.learned) {
-                const Corners full = at_full(found);
+                const Corners full = at_full(c.corners);
                 if (paper_share(full, full_) < least_paper ||
                     paper_share_in_colour(full, full_, image_, frame_white_once(), plain.most_saturation) < plain.least_share)
                     continue;
             }
+            // The network's quad stops at a band or a picture printed to the document's edge; its
+            // edges do not.
+            if (c.learned) c.corners = extended_across_picture(extended_over_bands(c.corners, gx_, gy_), c.coarse);
+            if (c.learned) c.corners = cut_off_sheets_below(c.corners, sheet_below);
             bool overlaps = false;
             for (const auto &k : kept)
                 if (iou(k.corners, c.corners) > 0.3) overlaps = true;
