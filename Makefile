@@ -72,10 +72,12 @@ bench:
 	scripts/bench.sh
 
 ## The document detector's development and held-apart sets, made and scored at .high and .low
-## (scripts/eval/dev-sets.py; needs the evaluation kit, SHARED/eval, and Debian's python3-opencv).
+## (scripts/eval/dev-sets.py; needs the evaluation kit, SHARED/eval; installs Debian's python3-opencv,
+## ffmpeg and the fonts its sets are rendered with).
 ## SETS= picks some: `make dev-sets SETS="standing-1 held"`; `scripts/eval/dev-sets.py --list` lists them.
 SHARED ?= ../shared
 dev-sets: deps
+	@scripts/install-deps.sh --eval
 	$(SWIFT) build -c release --product focal
 	/usr/bin/python3 scripts/eval/dev-sets.py --shared $(SHARED) $(SETS)
 

@@ -12,6 +12,9 @@
 #   scripts/install-deps.sh --train    also what the page detector's training recipe reads: the real
 #                                      photos and textures of Debian's wallpaper and texture packages,
 #                                      DejaVu fonts, python3-venv (Models/page-detector/README.md)
+#   scripts/install-deps.sh --eval     also what the detector's development sets are made and scored
+#                                      with (scripts/eval/dev-sets.py): --train's photos, textures and
+#                                      fonts, Debian's python3-opencv and ffmpeg
 #   scripts/install-deps.sh --runtime  only what a built `focal` needs to run (the container image's
 #                                      runtime stage): Debian's OpenCV, FFmpeg and libv4l libraries
 set -euo pipefail
@@ -21,14 +24,16 @@ packages=(pkg-config libopencv-dev libopencv-contrib-dev opencv-data libavcodec-
     libhpdf-dev poppler-utils)
 runtime_packages=(libopencv-core406 libopencv-imgproc406 libopencv-photo406 libopencv-imgcodecs406 libopencv-objdetect406
     libopencv-dnn406 libopencv-contrib406 opencv-data libavformat59 libavcodec59 libswscale6 libavutil57 libv4l-0 libhpdf-2.3.0)
+recipe_packages=(python3-venv fonts-dejavu-core mate-backgrounds gnome-backgrounds plasma-workspace-wallpapers
+    ukui-wallpapers ufoai-textures)
 case "${1:-}" in
     --runtime) packages=("${runtime_packages[@]}") ;;
     --bench) packages+=(ffmpeg time wrk) ;;
     --replicas) packages+=(nginx-light postgresql python3) ;;
     --spec) packages+=(python3-venv) ;;
     --browser) packages+=(chromium python3-venv) ;;
-    --train) packages+=(python3-venv fonts-dejavu-core mate-backgrounds gnome-backgrounds plasma-workspace-wallpapers
-        ukui-wallpapers ufoai-textures) ;;
+    --train) packages+=("${recipe_packages[@]}") ;;
+    --eval) packages+=("${recipe_packages[@]}" python3-opencv ffmpeg fonts-dejavu-extra) ;;
 esac
 
 missing=()
