@@ -393,11 +393,13 @@ import Testing
     /// round both sheets of the sixth at `.high` and the seventh at `.low`: 0.642 and 0.785. Before
     /// that rule also kept a page with one side inside the quad around whose outline map draws that
     /// side (`PageOnAStack::least_drawn_alone`, 0.7.15), it ran round both sheets of the seventh at
-    /// `.high`: 0.814.
+    /// `.high`: 0.814. Before a page kept so was spared the second look that a page the network
+    /// agrees with weakly gets (`SecondLookGate`), whose quad around both sheets replaced it, the
+    /// quad ran round both sheets of the eighth and ninth at `.high`: 0.633 and 0.876.
     @Test(arguments: [DetectorOptions.Accuracy.high, .low])
     func thePageOnTopIsFoundNotTheStack(accuracy: DetectorOptions.Accuracy) throws {
         try RealPhotoTests.expectEachFound(
-            in: Self.folder, at: accuracy, label: " stacked", count: 7, knownMisses: Self.knownMisses(at: accuracy))
+            in: Self.folder, at: accuracy, label: " stacked", count: 9, knownMisses: Self.knownMisses(at: accuracy))
     }
 
     /// Photos today's search gets wrong at `accuracy`, and how. At `.high` `test4-on-test2.jpg` was
@@ -414,6 +416,10 @@ import Testing
                     "0.847 at .low: the sheet below shows along two sides, and the strip below the page stays (the outline map draws the page's lower side for 0.4 of its length; the cut on the image's clear edges is made at .high only)",
                 "test-on-a4-on-dark-background.jpg":
                     "0.642 at .low: the page's own quad is not among the candidates, only quads around both sheets (at .high it is, and is kept: 0.988)",
+                "test2-on-inner-table.jpg":
+                    "0.645 at .low: the quad runs round both sheets, half as large again as the page (at .high the page is kept: 0.952)",
+                "test6-on-test2.jpg":
+                    "0.876 at .low: the quad takes in the strip of the sheet below along the page's side (at .high the page is kept: 0.991)",
             ]
         }
     }
