@@ -146,7 +146,7 @@ public:
         // Fitted again, each side on the edge with most of its points; searched wide, as a side
         // fitted between two edges can lie well off both at its ends.
         const double wide = std::max(radius, 0.02 * std::max(full_.cols, full_.rows));
-        Corners q = refine(refine(refined, full_, wide, true, true), full_, 2.5, true, true);
+        Corners q = fitted(refined, full_, wide, true, true);
         // A neighbour fitted across the page beside this one, from the page's corner to the
         // frame's, is turned onto the page's side first.
         {
@@ -167,7 +167,7 @@ public:
             const Corners moved = at_full(cut);
             q[side] = moved[side];
             q[(side + 1) % 4] = moved[(side + 1) % 4];
-            q = refine(refine(q, full_, radius, true, true), full_, 2.5, true, true);
+            q = fitted(q, full_, radius, true, true);
         }
         return cut_once ? q : refined;
     }
@@ -237,10 +237,6 @@ private:
 };
 
 }  // namespace
-
-Corners fitted(const Corners &q, const cv::Mat &full, double first_radius) {
-    return refine(refine(q, full, first_radius), full, 2.5);
-}
 
 Corners extended_across_picture(const Corners &q, double first_radius, const PageExtentScene &scene) {
     return PageExtentSearch(scene).extended_across_picture(q, first_radius);

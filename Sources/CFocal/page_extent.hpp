@@ -85,10 +85,6 @@ struct PageExtentScene {
     const NetworkView &view;
 };
 
-// q (full resolution) with its sides fitted to the image's edges where they show: searched
-// `first_radius` wide first, then narrowly around the edges found.
-Corners fitted(const Corners &q, const cv::Mat &full, double first_radius);
-
 // q (working pixels) with a side moved out across a picture printed to the page's edge
 // (PictureToTheEdge); q as it is where no side moves. `first_radius` is how wide q's sides are
 // searched when first fitted (fitted).

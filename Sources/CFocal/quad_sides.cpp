@@ -231,6 +231,10 @@ Corners refine(const Corners &q, const cv::Mat &gray, double radius, bool keep_e
     return convex(out) ? out : q;
 }
 
+Corners fitted(const Corners &q, const cv::Mat &gray, double first_radius, bool keep_edgeless, bool redescending) {
+    return refine(refine(q, gray, first_radius, keep_edgeless, redescending), gray, 2.5, keep_edgeless, redescending);
+}
+
 // How far from p along `direction` (a unit vector), from `from` to `to` pixels, the image steps
 // most (a central difference of more than 6 grey levels); -1 where it does not.
 int strongest_step_along(const cv::Mat &gray, const cv::Point2d &p, const cv::Point2d &direction, int from, int to) {

@@ -81,6 +81,10 @@ std::vector<cv::Point2f> side_edges(const cv::Point2d &a, const cv::Point2d &b, 
 // fitted lines meet; q itself where that fails (keep_edgeless: a side without edge stays put).
 Corners refine(const Corners &q, const cv::Mat &gray, double radius, bool keep_edgeless = false, bool redescending = false);
 
+// q refined twice (refine): searched `first_radius` wide, then narrowly around the edges found.
+Corners fitted(const Corners &q, const cv::Mat &gray, double first_radius, bool keep_edgeless = false,
+               bool redescending = false);
+
 // How far from p along the unit `direction`, from `from` to `to` pixels, the image steps most; -1
 // where it steps by 6 grey levels or less.
 int strongest_step_along(const cv::Mat &gray, const cv::Point2d &p, const cv::Point2d &direction, int from, int to);

@@ -240,8 +240,8 @@ public:
     bool unsure_of(const std::vector<Candidate> &kept) const {
         return std::any_of(kept.begin(), kept.end(), [](const Candidate &k) {
             const SecondLookGate gate;
-            if (k.on_another && k.agreement >= gate.least_agreement_on_another) return false;
-            return k.learned && k.agreement >= 0 && k.agreement < gate.least_agreement;
+            const double least = k.on_another ? gate.least_agreement_on_another : gate.least_agreement;
+            return k.learned && k.agreement >= 0 && k.agreement < least;
         });
     }
 
