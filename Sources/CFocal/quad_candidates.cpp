@@ -185,6 +185,26 @@ std::array<bool, 4> sides_within(const Corners &inner, const Corners &outer, dou
     return within;
 }
 
+std::optional<CutAlongASide> cut_along_a_side(const Corners &inner, const Corners &outer, double near) {
+    // How far along a → b the point p lies (0 at a, 1 at b), if it lies within 2 × near of that line.
+    auto along = [near](const cv::Point2d &a, const cv::Point2d &b, const cv::Point2d &p) -> std::optional<double> {
+        const cv::Point2d d = b - a;
+        const double length = std::max(cv::norm(d), 1e-9);
+        if (std::abs(d.cross(p - a)) / length > 2 * near) return std::nullopt;
+        return (p - a).dot(d) / (length * length);
+    };
+    for (int k = 0; k < 4; ++k)
+        for (int j = 0; j < 4; ++j) {
+            if (cv::norm(inner[j] - outer[k]) >= near || cv::norm(inner[(j + 1) % 4] - outer[(k + 1) % 4]) >= near) continue;
+            const cv::Point2d &a = outer[(k + 1) % 4], &b = outer[(k + 2) % 4], &c = outer[k], &d = outer[(k + 3) % 4];
+            const cv::Point2d &ib = inner[(j + 2) % 4], &id = inner[(j + 3) % 4];
+            const auto kept_b = along(a, b, ib), kept_d = along(c, d, id);
+            if (!kept_b || !kept_d) continue;
+            return CutAlongASide{k, {*kept_b, *kept_d}, {{{ib, b}, {id, d}}}, {id, ib, b, d}};
+        }
+    return std::nullopt;
+}
+
 Corners fitted_to_outline(const Corners &q, const std::vector<cv::Point> &outline, double tolerance) {
     std::array<std::vector<cv::Point2f>, 4> near;
     for (const auto &point : outline) {

@@ -8,6 +8,7 @@
 
 #include <opencv2/core.hpp>
 #include <array>
+#include <optional>
 #include <vector>
 
 namespace cfocal::quad {
@@ -50,6 +51,18 @@ double iou(const Corners &a, const Corners &b);
 // Which of inner's sides run inside outer, off every line of outer's sides: both points a quarter
 // of the way in from the side's ends lie further than `reach` from each of them.
 std::array<bool, 4> sides_within(const Corners &inner, const Corners &outer, double reach);
+
+// outer cut short along one side: inner shares outer's side k (corners k and k + 1, each within
+// `near`), and inner's other two corners lie on outer's neighbouring sides (within 2 × near of them),
+// at `kept[0]` of the way from corner k + 1 towards k + 2 and `kept[1]` from corner k towards k + 3.
+struct CutAlongASide {
+    int side = 0;
+    std::array<double, 2> kept{};
+    // The two pieces of outer's neighbouring sides beyond inner, each from inner's corner to outer's.
+    std::array<std::array<cv::Point2d, 2>, 2> beyond{};
+    Corners strip;  // outer's part beyond inner
+};
+std::optional<CutAlongASide> cut_along_a_side(const Corners &inner, const Corners &outer, double near);
 
 // Each side fitted again to the region's outline points near it (away from the corners), so the
 // quad follows the region's straight boundary rather than its hull's vertices.

@@ -239,6 +239,17 @@ double paper_share(const Corners &q, const cv::Mat &gray) {
     return double(std::count_if(grid.begin(), grid.end(), [](const auto &g) { return g.second; })) / grid.size();
 }
 
+double share_as_bright_as(const Corners &part, const Corners &whole, const cv::Mat &gray, double dim) {
+    std::vector<double> values;
+    for (const auto &p : interior_grid(whole, gray.cols, gray.rows)) values.push_back(gray.at<uint8_t>(p));
+    const std::vector<cv::Point> points = interior_grid(part, gray.cols, gray.rows);
+    if (values.empty() || points.empty()) return 1;
+    std::sort(values.begin(), values.end());
+    const double bright = values[size_t(0.9 * (values.size() - 1))];
+    return double(std::count_if(points.begin(), points.end(), [&](const cv::Point &p) { return gray.at<uint8_t>(p) >= dim * bright; })) /
+           points.size();
+}
+
 double interior_saturation(const Corners &q, const cfocal_image &image) {
     if (image.format == CFOCAL_GRAY8) return 0;
     const auto planes = planes_of(image);

@@ -103,6 +103,10 @@ double paper_share(const Corners &q, const cv::Mat &gray);
 // Pages are printed on near-neutral paper; books, boxes and devices mostly are not.
 double interior_saturation(const Corners &q, const cfocal_image &image);
 
+// The share of `part`'s interior grid (gray, full resolution) that is at least `dim` of the
+// brightest tenth of `whole`'s: how much of a strip beside a page is as bright as the page's paper.
+double share_as_bright_as(const Corners &part, const Corners &whole, const cv::Mat &gray, double dim);
+
 // The colour of the frame's light: the mean colour (b, g, r) of the brightest twentieth of a 32 × 32
 // grid over the frame, against which paper_share_in_colour judges what is neutral, so that paper
 // under a warm lamp is still paper. (1, 1, 1) for a gray image.

@@ -377,6 +377,28 @@ import Testing
     }
 }
 
+/// White sheets on a pale desk under a cylinder and a box standing on and across them, seen by a grey
+/// 640 × 480 camera (Resources/standing_objects, rendered): the sheet is the document, also where an
+/// object hides part of it, and not the sheet with the object's silhouette.
+@Suite struct StandingObjectTests {
+    static let folder = RealPhotoTests.folder("standing_objects")
+
+    /// Before the search gave way to a quad inside one that runs on beyond it over something neither
+    /// paper nor edged (`ObjectsBeside` in the shim's quads.cpp, 0.7.16), the quad of
+    /// `box-across-the-left-side.png` ran round the box's far side at `.high`: Jaccard index 0.820.
+    @Test(arguments: [DetectorOptions.Accuracy.high, .low])
+    func theSheetIsFoundNotTheObjectsBesideIt(accuracy: DetectorOptions.Accuracy) throws {
+        let knownMisses =
+            accuracy == .low
+            ? [
+                "box-across-the-left-side.png":
+                    "0.750 at .low: the quad runs round the box's far side, and no quad inside it shares its other sides (at .high one does and is taken: 0.993)"
+            ] : [:]
+        try RealPhotoTests.expectEachFound(
+            in: Self.folder, at: accuracy, label: " under standing objects", count: 3, knownMisses: knownMisses)
+    }
+}
+
 /// Real photos of a page with another photo's page laid on it (Resources/stacked_photos): the page
 /// on top is the document, not the outline around both sheets.
 @Suite struct StackedPhotoTests {

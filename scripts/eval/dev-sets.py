@@ -87,13 +87,15 @@ SETS = {
        for seed in (21, 22, 23)},
     **{'stacks-%d' % seed: ('held' if seed == 3 else 'development', 'stills', generator('stack-photos.py', str(seed), 'OUT'))
        for seed in (1, 2, 3, 4, 5, 6)},
-    **{'standing-%d' % seed: ('held' if seed == 3 else 'development', 'stills',
-                              generator('standing-objects.py', 'OUT', str(seed), '12')) for seed in (1, 2, 3)},
-    **{'blank-%d' % seed: ('held' if seed == 5 else 'development', 'stills',
-                           generator('standing-objects.py', 'OUT', str(seed), '12', env={'BLANK': '1'})) for seed in (4, 5)},
-    # made after 0.7.10: pages with a large picture printed to their edges (a magazine page)
-    **{'pictures-%d' % seed: ('held' if seed == 2 else 'development', 'stills',
-                              generator('picture-pages.py', str(seed), 'OUT')) for seed in (1, 2)},
+    # seeds 4 and 6, 5 and 7 made after 0.7.15
+    **{'standing-%d' % seed: ('held' if seed in (3, 5) else 'development', 'stills',
+                              generator('standing-objects.py', 'OUT', str(seed), '12')) for seed in (1, 2, 3, 4, 5)},
+    **{'blank-%d' % seed: ('held' if seed in (5, 7) else 'development', 'stills',
+                           generator('standing-objects.py', 'OUT', str(seed), '12', env={'BLANK': '1'}))
+       for seed in (4, 5, 6, 7)},
+    # made after 0.7.10: pages with a large picture printed to their edges (a magazine page); 3 and 4 after 0.7.15
+    **{'pictures-%d' % seed: ('held' if seed in (2, 4) else 'development', 'stills',
+                              generator('picture-pages.py', str(seed), 'OUT')) for seed in (1, 2, 3, 4)},
     # made after 0.7.12: frames with no document, only things shaped like one (every detection a false page)
     **{'page-like-%d' % seed: ('held' if seed == 2 else 'development', 'empty',
                                generator('page-like-scenes.py', str(seed), 'OUT', '24')) for seed in (1, 2)},

@@ -9,7 +9,11 @@
 # corners, so that they hide a corner or part of a side. Writes OUT/standingNN.png and
 # OUT/corners.json (the sheet's four corners, also where hidden), to score with
 # ../shared/eval/score.py --gt OUT/corners.json --pred P after focal detect on each PNG.
-# Usage: [BLANK=1] standing-objects.py OUT SEED COUNT      (needs numpy and opencv-python; BLANK=1: blank sheets)
+# With DESK=noise the desk is smooth noise made here instead of a texture (the same scenes otherwise),
+# so that scenes can be kept among the tests without a third party's texture (Tests/FocalTests/
+# Resources/standing_objects).
+# Usage: [BLANK=1] [DESK=noise] standing-objects.py OUT SEED COUNT
+#        (needs numpy and opencv-python; BLANK=1: blank sheets)
 import json, os, sys, zipfile
 import cv2
 import numpy as np
@@ -18,24 +22,30 @@ from photos import PHONE_PHOTOS, flattened
 
 out, seed, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 BLANK = os.environ.get("BLANK") == "1"  # BLANK=1: blank white sheets instead of the phone photos' pages
+NOISE_DESK = os.environ.get("DESK") == "noise"  # DESK=noise: a desk of smooth noise, no texture read
 rng = np.random.default_rng(seed)
 PACK = "/usr/share/games/ufoai/base/0textures.pk3"
 DESKS = ["tex_ctp1/concrete_g_5.jpg", "tex_ctp1/concrete_g_10.jpg", "tex_trak/trak4_plaster3c-3.png",
          "tex_buildings/concrete007.png"]
 WIDTH, HEIGHT = 640, 480
-if not os.path.exists(PACK):
+if not NOISE_DESK and not os.path.exists(PACK):
     sys.exit('standing-objects.py: no ' + PACK + '; run scripts/install-deps.sh --train')
 pages = [flattened(cv2.imread(os.path.join(PHONE_PHOTOS, s['file'])), s['quad'])
          for s in json.load(open(os.path.join(PHONE_PHOTOS, 'corners.json')))['stills'] if s['group'] == 'page']
-with zipfile.ZipFile(PACK) as pack:
-    desks = [cv2.imdecode(np.frombuffer(pack.read("textures/" + d), np.uint8), cv2.IMREAD_GRAYSCALE).astype(np.float32)
-             for d in DESKS]
+if NOISE_DESK:
+    desks = [None] * len(DESKS)
+else:
+    with zipfile.ZipFile(PACK) as pack:
+        desks = [cv2.imdecode(np.frombuffer(pack.read("textures/" + d), np.uint8), cv2.IMREAD_GRAYSCALE).astype(np.float32)
+                 for d in DESKS]
 os.makedirs(out, exist_ok=True)
 
 
-def desk():
+def desk(n):
     """A pale desk (mean 185–215, its texture's relief kept faint) under light falling off across it."""
     texture = desks[rng.integers(len(desks))]
+    if texture is None:  # DESK=noise, drawn apart from rng so that the scenes are the textured ones'
+        texture = cv2.GaussianBlur(np.random.default_rng([seed, n]).normal(0, 1, (HEIGHT, WIDTH)).astype(np.float32), (0, 0), 1.0)
     texture = np.tile(texture, (4, 4))[:HEIGHT, :WIDTH]
     level = rng.uniform(185, 215)
     image = level + (texture - texture.mean()) * (rng.uniform(6, 14) / max(texture.std(), 1))
@@ -95,7 +105,7 @@ def box(image, base, size, height, light):
 
 stills = []
 for n in range(count):
-    image = desk()
+    image = desk(n)
     q = sheet_corners()
     page = cv2.cvtColor(pages[rng.integers(len(pages))], cv2.COLOR_BGR2GRAY)
     if BLANK:  # a blank sheet: paper-white, its fibres faint, nothing printed on it
