@@ -158,6 +158,34 @@ struct ObjectsBeside {
     double near = 0.02;
 };
 
+// When a quad gives way to one around it that shares its far side and whose two other sides run
+// on from its own along the image's edges: the quad is the part of a page that a picture printed
+// across it, or a card's black stripe on a dark desk, cuts off. To the network the picture is not
+// page, and its region stops there; the page's sides run on through the picture as edges against
+// the desk. The quad around must be one the network half agrees with. Judged after the paper check
+// (on the network's own quad), before bands and pictures at the page's edge are reached across
+// (PictureToTheEdge: that search stops at the nearest edge, the picture's far side, and reaches three
+// times the sides' length). On the development sets at .high, a magazine page with a picture across
+// its middle 0.225 → 0.997 (pictures-3) and an ID card cut at its stripe 0.717 → 0.998 (fill-4); at
+// .low a clip of seed 13 0.962 → 0.975; held apart, pictures-2 and blank-7 one page each (CHANGELOG
+// 0.7.17); nothing else moved.
+struct SidesRunOn {
+    // The least share of each neighbouring side's piece beyond the quad that must step (Stepping).
+    // Lowering it lets a quad grow over something lined up with the page (a sheet below pushed
+    // straight along it, a second card in a row); raising it keeps more pages cut where the
+    // picture's grey meets the desk's.
+    double least_stepping = 0.6;
+    // The most of each neighbouring side the quad may already cover: the quad around adds a strip of
+    // at least a tenth. Raising it lets thinner strips be added, which the band search handles.
+    double most_kept = 0.9;
+    // The least score of the quad around, in minimum confidences. Raising it leaves more pages cut
+    // at a picture, which the network does not take for page; lowering it lets quads the network
+    // sees little page in grow out.
+    double least_score = 0.8;
+    // How near (of the quad around's size) the quads' shared corners must be.
+    double near = 0.02;
+};
+
 // Paper that is plain in the frame's light (QuadSearch::choose, paper_share_in_colour): besides being
 // mostly bright (`least_paper`), a page's quad must be partly near-neutral paper. A screen showing
 // a pale picture, a coloured sign with white lettering, a window's white frame round a street are
@@ -470,6 +498,8 @@ public:
             }
             // The network's quad stops at a band or a picture printed to the document's edge; its
             // edges do not.
+            // A part of a page cut off at a picture printed across it is, to the network, a page.
+            if (c.learned) c = run_on_past_what_cuts_it(c);
             if (c.learned)
                 c.corners = extended_across_picture(extended_over_bands(c.corners, gx_, gy_), first_fit_radius(c.coarse),
                                                     page_extent_scene());
@@ -707,6 +737,26 @@ private:
         }
         if (stepped > p.most_stepping * length) return false;
         return share_as_bright_as(at_full(cut->strip), at_full(inner.corners), full_, p.dim) <= p.most_paper;
+    }
+
+    // c, or the best ranked candidate around it that shares its far side and whose neighbouring
+    // sides run on from c's along the image's edges (SidesRunOn).
+    Candidate run_on_past_what_cuts_it(const Candidate &c) const {
+        const SidesRunOn p;
+        for (const auto &d : candidates_) {
+            if (d.score < p.least_score * o_.min_confidence || d.corners == c.corners) continue;
+            const auto cut = cut_along_a_side(c.corners, d.corners, p.near * std::sqrt(area(d.corners)));
+            if (!cut || std::min(cut->kept[0], cut->kept[1]) <= 0 || std::max(cut->kept[0], cut->kept[1]) > p.most_kept)
+                continue;
+            const bool run_on = std::all_of(cut->beyond.begin(), cut->beyond.end(), [&](const auto &piece) {
+                return stepping(piece[0], piece[1], gx_, gy_, 28).fraction() >= p.least_stepping;
+            });
+            if (!run_on) continue;
+            Candidate around = c;
+            around.corners = d.corners;
+            return around;
+        }
+        return c;
     }
 
     // A document's outline, not a figure or photo printed inside it: an enclosing candidate that

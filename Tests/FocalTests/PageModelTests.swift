@@ -377,6 +377,21 @@ import Testing
     }
 }
 
+/// Phone photos with a picture printed on the page, across it or at a side (Resources/picture_pages):
+/// the whole page is found, picture included, not the page's part beside the picture.
+@Suite struct PicturePageTests {
+    static let folder = RealPhotoTests.folder("picture_pages")
+
+    /// Before a quad gave way to one around it whose sides run on from its own along the image's
+    /// edges (`SidesRunOn` in the shim's quads.cpp, 0.7.17), the quad of
+    /// `a4-on-white-background-band-across.jpg` at `.high` was the text below the band: Jaccard
+    /// index 0.225.
+    @Test(arguments: [DetectorOptions.Accuracy.high, .low])
+    func theWholePageIsFoundPictureIncluded(accuracy: DetectorOptions.Accuracy) throws {
+        try RealPhotoTests.expectEachFound(in: Self.folder, at: accuracy, label: " with pictures", count: 3)
+    }
+}
+
 /// White sheets on a pale desk under a cylinder and a box standing on and across them, seen by a grey
 /// 640 × 480 camera (Resources/standing_objects, rendered): the sheet is the document, also where an
 /// object hides part of it, and not the sheet with the object's silhouette.
