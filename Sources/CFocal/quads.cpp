@@ -166,7 +166,8 @@ struct ObjectsBeside {
 // (on the network's own quad), before bands and pictures at the page's edge are reached across
 // (PictureToTheEdge: that search stops at the nearest edge, the picture's far side, and reaches three
 // times the sides' length). On the development sets at .high, a magazine page with a picture across
-// its middle 0.225 → 0.997 (pictures-3) and an ID card cut at its stripe 0.717 → 0.998 (fill-4); at
+// its middle 0.225 → 0.997 (pictures-3) and an ID card cut at its black stripe 0.717 → 0.998 (fill-4,
+// as the set's PNG; saved as JPEG the rule does not fire); at
 // .low a clip of seed 13 0.962 → 0.975; held apart, pictures-2 and blank-7 one page each (CHANGELOG
 // 0.7.17); nothing else moved.
 struct SidesRunOn {
@@ -496,10 +497,10 @@ public:
                     paper_share_in_colour(full, full_, image_, frame_white_once(), plain.most_saturation) < plain.least_share)
                     continue;
             }
-            // The network's quad stops at a band or a picture printed to the document's edge; its
-            // edges do not.
             // A part of a page cut off at a picture printed across it is, to the network, a page.
             if (c.learned) c = run_on_past_what_cuts_it(c);
+            // The network's quad stops at a band or a picture printed to the document's edge; its
+            // edges do not.
             if (c.learned)
                 c.corners = extended_across_picture(extended_over_bands(c.corners, gx_, gy_), first_fit_radius(c.coarse),
                                                     page_extent_scene());
