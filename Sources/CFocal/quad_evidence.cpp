@@ -215,18 +215,28 @@ double saturation_of(const cv::Vec3d &c) {
     return high > 8 ? (high - low) / high : 0;
 }
 
+// The grey value at points (gray), each.
+std::vector<double> values_at(const std::vector<cv::Point> &points, const cv::Mat &gray) {
+    std::vector<double> values;
+    for (const auto &p : points) values.push_back(gray.at<uint8_t>(p));
+    return values;
+}
+
+// The value below which nine tenths of `values` lie (not empty): how bright paper is among them.
+double brightest_tenth(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    return values[size_t(0.9 * (values.size() - 1))];
+}
+
 // The quad's interior grid (gray, full resolution), each point marked as paper where it is at least
 // `dim` of the brightest tenth of the grid: what paper_share and paper_share_in_colour count.
 std::vector<std::pair<cv::Point, bool>> interior_paper(const Corners &q, const cv::Mat &gray) {
     const double dim = 0.6;
     const std::vector<cv::Point> points = interior_grid(q, gray.cols, gray.rows);
     std::vector<std::pair<cv::Point, bool>> grid;
-    std::vector<double> values;
-    for (const auto &p : points) values.push_back(gray.at<uint8_t>(p));
+    const std::vector<double> values = values_at(points, gray);
     if (values.empty()) return grid;
-    std::vector<double> sorted = values;
-    std::sort(sorted.begin(), sorted.end());
-    const double bright = sorted[size_t(0.9 * (sorted.size() - 1))];
+    const double bright = brightest_tenth(values);
     for (size_t k = 0; k < points.size(); ++k) grid.emplace_back(points[k], values[k] >= dim * bright);
     return grid;
 }
@@ -240,14 +250,11 @@ double paper_share(const Corners &q, const cv::Mat &gray) {
 }
 
 double share_as_bright_as(const Corners &part, const Corners &whole, const cv::Mat &gray, double dim) {
-    std::vector<double> values;
-    for (const auto &p : interior_grid(whole, gray.cols, gray.rows)) values.push_back(gray.at<uint8_t>(p));
-    const std::vector<cv::Point> points = interior_grid(part, gray.cols, gray.rows);
-    if (values.empty() || points.empty()) return 1;
-    std::sort(values.begin(), values.end());
-    const double bright = values[size_t(0.9 * (values.size() - 1))];
-    return double(std::count_if(points.begin(), points.end(), [&](const cv::Point &p) { return gray.at<uint8_t>(p) >= dim * bright; })) /
-           points.size();
+    const std::vector<double> paper = values_at(interior_grid(whole, gray.cols, gray.rows), gray);
+    const std::vector<double> values = values_at(interior_grid(part, gray.cols, gray.rows), gray);
+    if (paper.empty() || values.empty()) return 1;
+    const double bright = brightest_tenth(paper);
+    return double(std::count_if(values.begin(), values.end(), [&](double v) { return v >= dim * bright; })) / values.size();
 }
 
 double interior_saturation(const Corners &q, const cfocal_image &image) {
