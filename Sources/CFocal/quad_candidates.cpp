@@ -200,7 +200,7 @@ std::optional<CutAlongASide> cut_along_a_side(const Corners &inner, const Corner
             const cv::Point2d &ib = inner[(j + 2) % 4], &id = inner[(j + 3) % 4];
             const auto kept_b = along(a, b, ib), kept_d = along(c, d, id);
             if (!kept_b || !kept_d) continue;
-            return CutAlongASide{k, j, {*kept_b, *kept_d}, {{{ib, b}, {id, d}}}, {id, ib, b, d}};
+            return CutAlongASide{{*kept_b, *kept_d}, {{{ib, b}, {id, d}}}, {id, ib, b, d}};
         }
     return std::nullopt;
 }

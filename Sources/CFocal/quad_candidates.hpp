@@ -56,8 +56,6 @@ std::array<bool, 4> sides_within(const Corners &inner, const Corners &outer, dou
 // `near`), and inner's other two corners lie on outer's neighbouring sides (within 2 × near of them),
 // at `kept[0]` of the way from corner k + 1 towards k + 2 and `kept[1]` from corner k towards k + 3.
 struct CutAlongASide {
-    int side = 0;        // outer's shared side
-    int inner_side = 0;  // inner's: inner_side + 2 and + 3 are the corners on outer's neighbouring sides
     std::array<double, 2> kept{};
     // The two pieces of outer's neighbouring sides beyond inner, each from inner's corner to outer's.
     std::array<std::array<cv::Point2d, 2>, 2> beyond{};

@@ -710,6 +710,13 @@ private:
         return drawn[side] > PageOnAStack{}.least_drawn_alone;
     }
 
+    // How much of each of the outer quad's side pieces beyond the inner one steps (Stepping): what
+    // ObjectsBeside and SidesRunOn read, the one as no side there, the other as the page's side.
+    std::array<double, 2> stepped_beyond(const CutAlongASide &cut) const {
+        return {stepping(cut.beyond[0][0], cut.beyond[0][1], gx_, gy_, 28).fraction(),
+                stepping(cut.beyond[1][0], cut.beyond[1][1], gx_, gy_, 28).fraction()};
+    }
+
     // c, or a candidate inside it that c only runs on beyond over an object beside the page
     // (ObjectsBeside): the best ranked such.
     Candidate within_what_stands_beside(const Candidate &c) const {
@@ -731,12 +738,14 @@ private:
         if (!cut) return false;
         const auto [kept_b, kept_d] = cut->kept;
         if (std::min(kept_b, kept_d) < p.least_kept || std::max(kept_b, kept_d) > p.most_kept) return false;
-        double stepped = 0, length = 0;
-        for (const auto &[from, to] : cut->beyond) {
-            stepped += stepping(from, to, gx_, gy_, 28).fraction() * cv::norm(to - from);
-            length += cv::norm(to - from);
+        const auto stepped = stepped_beyond(*cut);
+        double stepped_length = 0, length = 0;
+        for (int i = 0; i < 2; ++i) {
+            const double piece = cv::norm(cut->beyond[i][1] - cut->beyond[i][0]);
+            stepped_length += stepped[i] * piece;
+            length += piece;
         }
-        if (stepped > p.most_stepping * length) return false;
+        if (stepped_length > p.most_stepping * length) return false;
         return share_as_bright_as(at_full(cut->strip), at_full(inner.corners), full_, p.dim) <= p.most_paper;
     }
 
@@ -749,10 +758,8 @@ private:
             const auto cut = cut_along_a_side(c.corners, d.corners, p.near * std::sqrt(area(d.corners)));
             if (!cut || std::min(cut->kept[0], cut->kept[1]) <= 0 || std::max(cut->kept[0], cut->kept[1]) > p.most_kept)
                 continue;
-            const bool run_on = std::all_of(cut->beyond.begin(), cut->beyond.end(), [&](const auto &piece) {
-                return stepping(piece[0], piece[1], gx_, gy_, 28).fraction() >= p.least_stepping;
-            });
-            if (!run_on) continue;
+            const auto stepped = stepped_beyond(*cut);
+            if (std::min(stepped[0], stepped[1]) < p.least_stepping) continue;
             Candidate around = c;
             around.corners = d.corners;
             return around;
