@@ -301,4 +301,34 @@ double paper_share_in_colour(const Corners &q, const cv::Mat &gray, const cfocal
     return double(paper) / grid.size();
 }
 
+double largest_paper_piece(const Corners &q, const cv::Mat &gray, int longest) {
+    const double width = std::max(cv::norm(q[1] - q[0]), cv::norm(q[2] - q[3]));
+    const double height = std::max(cv::norm(q[3] - q[0]), cv::norm(q[2] - q[1]));
+    const double scale = std::min(1.0, longest / std::max(1.0, std::max(width, height)));
+    const int w = std::max(8, int(width * scale)), h = std::max(8, int(height * scale));
+    const std::array<cv::Point2f, 4> from{cv::Point2f(q[0]), cv::Point2f(q[1]), cv::Point2f(q[2]), cv::Point2f(q[3])};
+    const std::array<cv::Point2f, 4> to{cv::Point2f(0, 0), cv::Point2f(w, 0), cv::Point2f(w, h), cv::Point2f(0, h)};
+    cv::Mat square_on;
+    cv::warpPerspective(gray, square_on, cv::getPerspectiveTransform(from.data(), to.data()), cv::Size(w, h),
+                        cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+    // The outline's own pixels (the desk, a shadow) are not the page's paper.
+    const int mx = w / 25, my = h / 25;
+    const cv::Mat interior = square_on(cv::Rect(mx, my, w - 2 * mx, h - 2 * my));
+    std::array<int, 256> histogram{};
+    for (auto it = interior.begin<uint8_t>(); it != interior.end<uint8_t>(); ++it) ++histogram[*it];
+    // The brightest tenth's threshold, as brightest_tenth finds it, from the histogram.
+    const int below = int(0.9 * (interior.total() - 1));
+    int bright = 0;
+    for (int seen = histogram[0]; seen <= below && bright < 255;) seen += histogram[++bright];
+    cv::Mat paper = interior >= 0.6 * bright, labels, stats, centroids;
+    const int pieces = cv::connectedComponentsWithStats(paper, labels, stats, centroids, 8);
+    double total = 0, largest = 0;
+    for (int k = 1; k < pieces; ++k) {
+        const double piece = stats.at<int>(k, cv::CC_STAT_AREA);
+        total += piece;
+        largest = std::max(largest, piece);
+    }
+    return total > 0 ? largest / total : 1;
+}
+
 }  // namespace cfocal::quad

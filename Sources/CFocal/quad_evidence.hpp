@@ -119,4 +119,12 @@ cv::Vec3d frame_white(const cv::Mat &gray, const cfocal_image &image);
 double paper_share_in_colour(const Corners &q, const cv::Mat &gray, const cfocal_image &image, const cv::Vec3d &white,
                              double most_saturation);
 
+// The share of the quad's paper (gray, full resolution) that lies in its largest connected piece
+// (8-connected): the interior seen square-on at most `longest` pixels along its longer side, a 25th
+// in from each side, paper where it is at least 0.6 of its brightest tenth (as paper_share counts
+// it). A page's paper is one piece round its print, or two or three where a cable or a picture
+// band crosses it; a keyboard's keys, tiles or panes are many pieces of one size. 1 where nothing
+// is paper.
+double largest_paper_piece(const Corners &q, const cv::Mat &gray, int longest);
+
 }  // namespace cfocal::quad

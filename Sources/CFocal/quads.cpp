@@ -205,6 +205,23 @@ struct PlainPaper {
     double least_share = 0.1;
 };
 
+// Paper in one piece (QuadSearch::choose, largest_paper_piece): a page's paper runs round its print
+// in one piece, or in two or three where a cable, a pen or a picture band crosses it. A keyboard's
+// pale keys are as plain as paper but many pieces of one size, each the gaps' darkness apart.
+// Measured on the quads reported (scripts/eval/dev-sets.py, .high): the pages of every development
+// set keep 0.43 or more of their paper in one piece (a picture band across a page, 0.43; a cable,
+// 0.51); the keyboards of the page-like frames of seeds 1, 3 and 4, 0.02 to 0.13.
+struct PaperInOnePiece {
+    // The least share of the quad's paper its largest piece must hold. Raising it refuses pages cut
+    // in more places (by cables, pens, bands); lowering it lets keyboards with fewer keys through.
+    double least_share = 0.25;
+    // The longest side, in pixels, at which the quad's interior is seen square-on. Raising it sees
+    // narrower gaps between keys and costs more (at 256, about 0.8 ms on one core; at 160, 0.3).
+    // At 160 the page-like sets' keyboards keep at most 0.13 of their paper in one piece; at 128,
+    // where their gaps blur into the keys, one keeps 0.19.
+    int longest = 160;
+};
+
 // When the outline map's lines are skipped at `.low` (CFOCAL_OUTLINE_LINES_WHERE_UNDRAWN). They cost
 // about 1 ms at .low's 320 px (HoughLinesP over the outline band, 0.75 ms), a fifth of its frame,
 // and change nothing where the region's quad is already outlined all round: the sample clip's page
@@ -494,7 +511,8 @@ public:
             if (c.learned) {
                 const Corners full = at_full(c.corners);
                 if (paper_share(full, full_) < least_paper ||
-                    paper_share_in_colour(full, full_, image_, frame_white_once(), plain.most_saturation) < plain.least_share)
+                    paper_share_in_colour(full, full_, image_, frame_white_once(), plain.most_saturation) < plain.least_share ||
+                    largest_paper_piece(full, full_, PaperInOnePiece{}.longest) < PaperInOnePiece{}.least_share)
                     continue;
             }
             // A part of a page cut off at a picture printed across it is, to the network, a page.
