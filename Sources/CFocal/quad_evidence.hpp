@@ -123,8 +123,8 @@ double paper_share_in_colour(const Corners &q, const cv::Mat &gray, const cfocal
 // (8-connected): the interior seen square-on at most `longest` pixels along its longer side, a 25th
 // in from each side, paper where it is at least 0.6 of its brightest tenth (as paper_share counts
 // it). A page's paper is one piece round its print, or two or three where a cable or a picture
-// band crosses it; a keyboard's keys, tiles or panes are many pieces of one size. 1 where nothing
-// is paper.
+// band crosses it; a keyboard's pale keys are many pieces of one size. 1 where nothing is paper.
+// q must be a convex quad (acceptable_shape), as getPerspectiveTransform needs.
 double largest_paper_piece(const Corners &q, const cv::Mat &gray, int longest);
 
 }  // namespace cfocal::quad
