@@ -224,20 +224,24 @@ std::vector<double> values_at(const std::vector<cv::Point> &points, const cv::Ma
 
 // The value below which nine tenths of `values` lie (not empty): how bright paper is among them.
 double brightest_tenth(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    return values[size_t(0.9 * (values.size() - 1))];
+    const auto tenth = values.begin() + std::ptrdiff_t(0.9 * (values.size() - 1));
+    std::nth_element(values.begin(), tenth, values.end());
+    return *tenth;
 }
 
+// How bright, against the brightest tenth, a point must be to count as paper: what interior_paper
+// and largest_paper_piece mark.
+const double paper_dim = 0.6;
+
 // The quad's interior grid (gray, full resolution), each point marked as paper where it is at least
-// `dim` of the brightest tenth of the grid: what paper_share and paper_share_in_colour count.
+// paper_dim of the brightest tenth of the grid: what paper_share and paper_share_in_colour count.
 std::vector<std::pair<cv::Point, bool>> interior_paper(const Corners &q, const cv::Mat &gray) {
-    const double dim = 0.6;
     const std::vector<cv::Point> points = interior_grid(q, gray.cols, gray.rows);
     std::vector<std::pair<cv::Point, bool>> grid;
     const std::vector<double> values = values_at(points, gray);
     if (values.empty()) return grid;
     const double bright = brightest_tenth(values);
-    for (size_t k = 0; k < points.size(); ++k) grid.emplace_back(points[k], values[k] >= dim * bright);
+    for (size_t k = 0; k < points.size(); ++k) grid.emplace_back(points[k], values[k] >= paper_dim * bright);
     return grid;
 }
 
@@ -314,13 +318,8 @@ double largest_paper_piece(const Corners &q, const cv::Mat &gray, int longest) {
     // The outline's own pixels (the desk, a shadow) are not the page's paper.
     const int mx = w / 25, my = h / 25;
     const cv::Mat interior = square_on(cv::Rect(mx, my, w - 2 * mx, h - 2 * my));
-    std::array<int, 256> histogram{};
-    for (auto it = interior.begin<uint8_t>(); it != interior.end<uint8_t>(); ++it) ++histogram[*it];
-    // The brightest tenth's threshold, as brightest_tenth finds it, from the histogram.
-    const int below = int(0.9 * (interior.total() - 1));
-    int bright = 0;
-    for (int seen = histogram[0]; seen <= below && bright < 255;) seen += histogram[++bright];
-    cv::Mat paper = interior >= 0.6 * bright, labels, stats, centroids;
+    const double bright = brightest_tenth(std::vector<double>(interior.begin<uint8_t>(), interior.end<uint8_t>()));
+    cv::Mat paper = interior >= paper_dim * bright, labels, stats, centroids;
     const int pieces = cv::connectedComponentsWithStats(paper, labels, stats, centroids, 8);
     double total = 0, largest = 0;
     for (int k = 1; k < pieces; ++k) {

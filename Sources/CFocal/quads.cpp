@@ -508,11 +508,12 @@ public:
             // added to it, and so before that search is paid for.
             const double least_paper = 0.35;
             const PlainPaper plain;
+            const PaperInOnePiece one_piece;
             if (c.learned) {
                 const Corners full = at_full(c.corners);
                 if (paper_share(full, full_) < least_paper ||
                     paper_share_in_colour(full, full_, image_, frame_white_once(), plain.most_saturation) < plain.least_share ||
-                    largest_paper_piece(full, full_, PaperInOnePiece{}.longest) < PaperInOnePiece{}.least_share)
+                    largest_paper_piece(full, full_, one_piece.longest) < one_piece.least_share)
                     continue;
             }
             // A part of a page cut off at a picture printed across it is, to the network, a page.
