@@ -19,7 +19,7 @@ Scenes are composed from
 The held-out evaluation material is never read: see MODEL_CARD.md for what is excluded.
 
 Usage: generate.py --out DIR --count N [--seed S] [--size 192] [--workers 2] [--extra P] [--crossing P]
-                   [--stacking P] [--standing P] [--bleed P]
+                   [--stacking P] [--standing P] [--bleed P] [--picture-book P]
 With --extra P, each document is, with probability P, one of the kinds the first model misses most:
 an ID card (front or back with its magnetic stripe), a card held up by a hand, or an open book
 whose two pages are two pages. With --crossing P, a scene with documents gets, with probability P,
@@ -31,8 +31,10 @@ them near a side or corner, seen from above at an angle, hiding part of it, on a
 half of them (a white sheet on a light desk under standing objects). With --bleed P, a rendered
 page, table, form, picture page or book page gets, with probability P, a photograph printed over
 part of it up to its edges (a band across it, a column down one side, a block off a corner), as on
-a magazine page; the whole page stays the target. Without them (P = 0) the scenes are those of the
-first stage, draw for draw.
+a magazine page; the whole page stays the target. With --picture-book P, a document that is none of
+--extra's kinds is, with probability P, a picture book's or a textbook's page (framed pictures in a
+grid with captions, a heading band, a rule across the page); the whole page is the target. Without
+them (P = 0) the scenes are those of the first stage, draw for draw.
 Writes DIR/images.npy (N×S×S×3 uint8, BGR) and DIR/targets.npy (N×2×S×S uint8, 0/255).
 """
 import argparse
@@ -266,6 +268,70 @@ def render_document(rng, kind=None):
         t = int(rng.integers(2, 10))
         cv2.rectangle(out, (margin // 2, margin // 2), (w - margin // 2, h - margin // 2), tuple(int(v) for v in rng.uniform(0, 200, 3)), t)
     return out, kind
+
+
+def cartoon(rng, d, x0, y0, x1, y1):
+    """A few figures of flat saturated colour in the box (x0, y0)-(x1, y1), as a children's book draws them."""
+    w, h = x1 - x0, y1 - y0
+    n = int(rng.integers(1, 6))
+    for i in range(n):
+        cx = x0 + w * (i + 0.5) / n + rng.uniform(-0.1, 0.1) * w / n
+        bw = w / n * rng.uniform(0.25, 0.45)
+        body = tuple(int(v) for v in rng.uniform(0, 255, 3))
+        d.rectangle([cx - bw, y0 + h * 0.45, cx + bw, y0 + h * 0.8], fill=body)
+        d.ellipse([cx - bw * 0.9, y0 + h * 0.15, cx + bw * 0.9, y0 + h * 0.47], fill=tuple(int(v) for v in rng.uniform(120, 255, 3)))
+        d.rectangle([cx - bw * 0.8, y0 + h * 0.8, cx + bw * 0.8, y0 + h * 0.92], fill=tuple(int(v) for v in rng.uniform(0, 160, 3)))
+
+
+def render_picture_book(rng):
+    """A page of a picture book or a textbook (--picture-book): a coloured heading band, a grid of framed
+    pictures with a caption under each, a rule or a second heading, and a few lines below. The network
+    left such pages partly out of the page when it had learned to leave pictures and other sheets out."""
+    w = 420
+    h = int(w * rng.uniform(1.3, 1.5))
+    paper = paper_colour(rng, "page")
+    img = Image.new("RGB", (w, h), tuple(int(c) for c in paper[::-1]))
+    d = ImageDraw.Draw(img)
+    ink = tuple(int(v) for v in rng.uniform(0, 90, 3))
+    margin = int(w * rng.uniform(0.04, 0.1))
+    y = margin
+    if rng.random() < 0.6:  # a heading band, often to the page's top edge
+        top = 0 if rng.random() < 0.6 else margin // 2
+        band = int(h * rng.uniform(0.04, 0.09))
+        d.rectangle([0 if top == 0 else margin, top, w if top == 0 else w - margin, top + band], fill=tuple(int(v) for v in rng.uniform(0, 255, 3)))
+        y = top + band + margin // 2
+    d.text((margin, y), sentence(rng, 3).capitalize(), font=font(rng, rng.uniform(12, 18), bold=True), fill=ink)
+    y += 28
+    rows, cols = int(rng.integers(2, 4)), int(rng.integers(2, 4))
+    gap = int(rng.uniform(8, 20))
+    grid_h = int((h - y - margin) * rng.uniform(0.45, 0.7))
+    cw, ch = (w - 2 * margin - (cols - 1) * gap) // cols, grid_h // rows
+    panel_fill = tuple(int(v) for v in rng.uniform(170, 255, 3))
+    frame = tuple(int(v) for v in rng.uniform(0, 255, 3))
+    for r in range(rows):
+        for c in range(cols):
+            x0, y0 = margin + c * (cw + gap), y + r * ch
+            x1, y1 = x0 + cw, y0 + ch - 18
+            if rng.random() < 0.4:
+                ph = texture_crop(rng, x1 - x0, y1 - y0)
+                img.paste(Image.fromarray(cv2.cvtColor(ph, cv2.COLOR_BGR2RGB)), (x0, y0))
+            else:
+                d.rectangle([x0, y0, x1, y1], fill=panel_fill, outline=frame, width=int(rng.integers(1, 4)))
+                cartoon(rng, d, x0 + 4, y0 + 4, x1 - 4, y1 - 4)
+            d.text((x0 + cw // 4, y1 + 3), sentence(rng, 2).capitalize() + ".", font=font(rng, 11), fill=ink)
+    y += rows * ch + gap
+    if rng.random() < 0.7:  # a rule across the page, sometimes from edge to edge
+        x0, x1 = (0, w) if rng.random() < 0.3 else (margin, w - margin)
+        d.line([(x0, y), (x1, y)], fill=tuple(int(v) for v in rng.uniform(0, 255, 3)), width=int(rng.integers(1, 6)))
+        y += 10
+    d.text((margin, y), sentence(rng, 3).capitalize(), font=font(rng, rng.uniform(12, 16), bold=True), fill=ink)
+    y += 24
+    if rng.random() < 0.5:
+        cartoon(rng, d, int(w * 0.6), y, w - margin, h - margin)
+    while y < h - margin - 12:
+        d.text((margin + int(rng.uniform(0, w * 0.15)), y), sentence(rng, int(rng.integers(2, 6))), font=font(rng, 12), fill=ink)
+        y += 16
+    return cv2.cvtColor(np.array(img), cv2.COLOR_RGB2BGR)
 
 
 def print_to_the_edge(rng, doc):
@@ -763,7 +829,7 @@ def lay_page_on(rng, scene, quads, masks):
     return [np.where(full > 0, 0, m).astype(np.uint8) for i, m in enumerate(masks) if i != index] + [full]
 
 
-def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0, standing=0.0, bleed=0.0):
+def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0, standing=0.0, bleed=0.0, picture_book=0.0):
     rng = np.random.default_rng(seed)
     load_pools()
     # frames are landscape or portrait, squeezed to a square as the detector squeezes them
@@ -794,6 +860,8 @@ def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0
             doc, alpha = render_card(rng)
         elif special == "spread":
             doc, page_width = render_spread(rng)
+        elif picture_book > 0 and rng.random() < picture_book:
+            doc, kind = render_picture_book(rng), "picture"
         else:
             doc, kind = render_document(rng)
             # --bleed: a photograph printed to the page's edges, which the network left out of the page
@@ -873,8 +941,8 @@ def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0
 
 
 def _job(args):
-    seed, size, extra, crossing, corners, stacking, standing, bleed = args
-    return sample(seed, size, extra, crossing, corners, stacking, standing, bleed)
+    seed, size, extra, crossing, corners, stacking, standing, bleed, picture_book = args
+    return sample(seed, size, extra, crossing, corners, stacking, standing, bleed, picture_book)
 
 
 def main():
@@ -900,12 +968,15 @@ def main():
     ap.add_argument("--bleed", type=float, default=0.0,
                     help="chance that a rendered page gets a photograph printed over part of it up to its edges "
                          "(0: no such draw, as before)")
+    ap.add_argument("--picture-book", type=float, default=0.0,
+                    help="chance that a page is a picture book's or a textbook's: framed pictures in a grid with "
+                         "captions, a heading band and a rule (0: no such draw, as before)")
     ap.add_argument("--corners", action="store_true",
                     help="a third target map, a disc at each page corner (without it, two maps, as before)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     cv2.setNumThreads(1)
-    jobs = [(a.seed * 1_000_003 + i, a.size, a.extra, a.crossing, a.corners, a.stacking, a.standing, a.bleed) for i in range(a.count)]
+    jobs = [(a.seed * 1_000_003 + i, a.size, a.extra, a.crossing, a.corners, a.stacking, a.standing, a.bleed, a.picture_book) for i in range(a.count)]
     images = np.lib.format.open_memmap(os.path.join(a.out, "images.tmp.npy"), "w+", np.uint8, (a.count, a.size, a.size, 3))
     targets = np.lib.format.open_memmap(os.path.join(a.out, "targets.tmp.npy"), "w+", np.uint8, (a.count, 3 if a.corners else 2, a.size, a.size))
     with Pool(a.workers, initializer=load_pools) as pool:
