@@ -78,15 +78,17 @@ import Testing
         let start = Date()
         var answer = ""
         var closed = false
-        // Before, such a body was never cut off; the bound leaves room for a loaded machine.
+        // Before, such a body was never cut off. The loop's 20 s is the bound, twenty times the
+        // body's second: a wall-clock bound on when this task saw the answer measured how soon a
+        // loaded machine's test executor resumed it (16 s in a CI run beside a training job).
         while Date().timeIntervalSince(start) < 20, !closed {
             connection.send("x")
             let (text, ended) = await connection.answer(within: 0.3)
             answer += text
             closed = ended
         }
+        #expect(closed, "still open after \(Date().timeIntervalSince(start)) s")
         #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer.prefix(200))")
-        #expect(Date().timeIntervalSince(start) < 15, "closed after \(Date().timeIntervalSince(start)) s")
         // A body that keeps up (20 KB/s against 1 KB/s asked) is read whole, however long it
         // takes past the first second: a noisy 160 x 160 PNG of about 77 KB, over about 4 s.
         var generator = SplitMix(seed: 35)
@@ -97,10 +99,15 @@ import Testing
         let steady = try RawConnection(port: live.port)
         steady.send(
             "POST /v1/detect?types=qr HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: \(image.count)\r\n\r\n")
-        for chunk in stride(from: 0, to: image.count, by: 4096) {
-            steady.send(Array(image[chunk..<min(image.count, chunk + 4096)]))
-            try await Task.sleep(for: .milliseconds(200))
+        // Paced on a thread of its own: a task sleeping between chunks on the tests' shared
+        // executor, busy with detection, woke late enough to fall below the rate (a CI run: 408).
+        let sender = Thread {
+            for chunk in stride(from: 0, to: image.count, by: 4096) {
+                steady.send(Array(image[chunk..<min(image.count, chunk + 4096)]))
+                usleep(200_000)
+            }
         }
+        sender.start()
         let steadyAnswer = await steady.answer(within: 60, until: "}\n").text
         #expect(steadyAnswer.hasPrefix("HTTP/1.1 200"), "\(steadyAnswer.prefix(200))")
     }
@@ -119,8 +126,9 @@ import Testing
                 break
             }
         }
+        // Closed before the head's last byte (about 40 s of them) is the bound: when this task saw
+        // the close measured how soon a loaded machine's test executor resumed it.
         #expect(closed, "a head still arriving after \(Date().timeIntervalSince(start)) s")
-        #expect(Date().timeIntervalSince(start) < 15)
     }
 
     /// At the connection cap, idle clients and slow heads made health on a new connection wait
