@@ -861,7 +861,7 @@ def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0
         elif special == "spread":
             doc, page_width = render_spread(rng)
         elif picture_book > 0 and rng.random() < picture_book:
-            doc, kind = render_picture_book(rng), "picture"
+            doc = render_picture_book(rng)
         else:
             doc, kind = render_document(rng)
             # --bleed: a photograph printed to the page's edges, which the network left out of the page
