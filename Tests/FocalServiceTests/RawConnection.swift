@@ -62,9 +62,15 @@ final class RawConnection: @unchecked Sendable {
     /// As ``receive(within:until:)``, waiting on a thread of its own: a test that blocks the
     /// cooperative pool's threads (two on a 2-core machine) starves the very server it waits for.
     func answer(within seconds: Double, until marker: String? = nil) async -> (text: String, closed: Bool) {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: self.receive(within: seconds, until: marker)) }
-        }
+        await offTheTestExecutor { self.receive(within: seconds, until: marker) }
+    }
+}
+
+/// `work` run on a thread of its own, its result awaited: what it times is not how soon a busy
+/// test executor resumes a task.
+func offTheTestExecutor<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(returning: work()) }
     }
 }
 
