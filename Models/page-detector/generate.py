@@ -19,7 +19,7 @@ Scenes are composed from
 The held-out evaluation material is never read: see MODEL_CARD.md for what is excluded.
 
 Usage: generate.py --out DIR --count N [--seed S] [--size 192] [--workers 2] [--extra P] [--crossing P]
-                   [--stacking P] [--standing P] [--bleed P] [--picture-book P]
+                   [--stacking P] [--standing P] [--bleed P] [--picture-book P] [--dense P]
 With --extra P, each document is, with probability P, one of the kinds the first model misses most:
 an ID card (front or back with its magnetic stripe), a card held up by a hand, or an open book
 whose two pages are two pages. With --crossing P, a scene with documents gets, with probability P,
@@ -33,7 +33,10 @@ page, table, form, picture page or book page gets, with probability P, a photogr
 part of it up to its edges (a band across it, a column down one side, a block off a corner), as on
 a magazine page; the whole page stays the target. With --picture-book P, a document that is none of
 --extra's kinds is, with probability P, a picture book's or a textbook's page (framed pictures in a
-grid with captions, a heading band, a rule across the page); the whole page is the target. Without
+grid with captions, a heading band, a rule across the page); the whole page is the target. With
+--dense P, a document that is none of those is, with probability P, a sheet printed edge to edge
+in tiny type in two to four columns (a formula sheet, lecture notes), which, when it is the
+scene's first page, fills the frame in most draws (a photo of a sheet taken up close). Without
 them (P = 0) the scenes are those of the first stage, draw for draw.
 Writes DIR/images.npy (N×S×S×3 uint8, BGR) and DIR/targets.npy (N×2×S×S uint8, 0/255).
 """
@@ -332,6 +335,74 @@ def render_picture_book(rng):
         d.text((margin + int(rng.uniform(0, w * 0.15)), y), sentence(rng, int(rng.integers(2, 6))), font=font(rng, 12), fill=ink)
         y += 16
     return cv2.cvtColor(np.array(img), cv2.COLOR_RGB2BGR)
+
+
+def render_dense_sheet(rng):
+    """A sheet printed edge to edge in tiny type (--dense): a formula sheet, lecture notes or a
+    newspaper page, two to four columns of small lines and formulas, rules between them, small
+    diagrams and boxed results. At the network's scale the print is a grey texture all over the
+    page, which it took for something other than paper where such a sheet filled the frame."""
+    w = 420
+    h = int(w * pick(rng, [1.414, 1.294, 1.414, 1.25]))
+    paper = paper_colour(rng, "page")
+    img = Image.new("RGB", (w, h), tuple(int(c) for c in paper[::-1]))
+    d = ImageDraw.Draw(img)
+    ink = tuple(int(v) for v in rng.uniform(0, 80, 3))
+    margin = int(w * rng.uniform(0.015, 0.05))
+    cols = int(rng.integers(2, 5))
+    gap = int(rng.uniform(4, 10))
+    cw = (w - 2 * margin - (cols - 1) * gap) // cols
+    px = rng.uniform(5, 8)
+    f, bold = font(rng, px), font(rng, px * 1.3, bold=True)
+    ruled = rng.random() < 0.6
+    for c in range(cols):
+        x0 = margin + c * (cw + gap)
+        if ruled and c > 0:
+            d.line([(x0 - gap // 2, margin), (x0 - gap // 2, h - margin)], fill=ink, width=1)
+        y = margin
+        while y < h - margin - px:
+            r = rng.random()
+            if r < 0.08:  # a heading
+                d.text((x0, y), sentence(rng, 2).upper(), font=bold, fill=ink)
+                y += int(px * 1.8)
+            elif r < 0.16:  # a small diagram or plot, sometimes boxed
+                bh = int(rng.uniform(3, 7) * px)
+                if y + bh > h - margin:
+                    break
+                if rng.random() < 0.5:
+                    d.rectangle([x0 + 2, y, x0 + cw - 2, y + bh], outline=ink, width=1)
+                pts = [(x0 + 4 + k * (cw - 8) / 6, y + bh * rng.uniform(0.15, 0.85)) for k in range(7)]
+                d.line(pts, fill=ink, width=1)
+                if rng.random() < 0.5:
+                    d.ellipse([x0 + cw * 0.3, y + bh * 0.2, x0 + cw * 0.3 + bh * 0.6, y + bh * 0.8], outline=ink, width=1)
+                y += bh + int(px)
+            elif r < 0.24:  # a formula: symbols and a fraction bar
+                d.text((x0 + cw * 0.15, y), " ".join(pick(rng, ["x", "=", "+", "(a)", "dx", "2", "n", "y"]) for _ in range(6)), font=f, fill=ink)
+                d.line([(x0 + cw * 0.15, y + px * 1.2), (x0 + cw * 0.6, y + px * 1.2)], fill=ink, width=1)
+                y += int(px * 2.6)
+            else:
+                d.text((x0, y), sentence(rng, int(rng.integers(3, 9))), font=f, fill=ink)
+                y += int(px * rng.uniform(1.1, 1.4))
+    return cv2.cvtColor(np.array(img), cv2.COLOR_RGB2BGR)
+
+
+def filling_quad(rng, w, h, W, H):
+    """Where a w×h page lands when it fills the frame (--dense): nearly upright and square-on, its
+    sides a little inside or just beyond the frame's edges, as a photo of a sheet taken up close."""
+    # a portrait sheet in a landscape frame is mostly photographed turned to fill it
+    turned = (W > H) != (w > h) and rng.random() < 0.8
+    aspect = w / h if turned else h / w
+    pw = min(W, H / aspect) * rng.uniform(0.85, 1.05)
+    ph = pw * aspect
+    ang = rng.normal(0, 0.02)
+    cx, cy = W / 2 + rng.normal(0, 0.02 * W), H / 2 + rng.normal(0, 0.02 * H)
+    base = np.array([[-pw / 2, -ph / 2], [pw / 2, -ph / 2], [pw / 2, ph / 2], [-pw / 2, ph / 2]])
+    c, s = math.cos(ang), math.sin(ang)
+    pts = base @ np.array([[c, s], [-s, c]]) + np.array([cx, cy])
+    if turned:  # the page's first corner (its top left) goes to the frame's top right or bottom left
+        pts = np.roll(pts, 1 if rng.random() < 0.5 else -1, axis=0)
+    pts += rng.normal(0, 0.01 * max(W, H), (4, 2))
+    return pts.astype(np.float32)
 
 
 def print_to_the_edge(rng, doc):
@@ -829,7 +900,7 @@ def lay_page_on(rng, scene, quads, masks):
     return [np.where(full > 0, 0, m).astype(np.uint8) for i, m in enumerate(masks) if i != index] + [full]
 
 
-def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0, standing=0.0, bleed=0.0, picture_book=0.0):
+def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0, standing=0.0, bleed=0.0, picture_book=0.0, dense=0.0):
     rng = np.random.default_rng(seed)
     load_pools()
     # frames are landscape or portrait, squeezed to a square as the detector squeezes them
@@ -862,6 +933,8 @@ def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0
             doc, page_width = render_spread(rng)
         elif picture_book > 0 and rng.random() < picture_book:
             doc = render_picture_book(rng)
+        elif dense > 0 and rng.random() < dense:
+            doc, special = render_dense_sheet(rng), "dense"
         else:
             doc, kind = render_document(rng)
             # --bleed: a photograph printed to the page's edges, which the network left out of the page
@@ -869,7 +942,9 @@ def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0
                 doc = print_to_the_edge(rng, doc)
         h, w = doc.shape[:2]
         for _try in range(20):
-            if stacked and quads:
+            if special == "dense" and not quads and rng.random() < 0.6:
+                q = filling_quad(rng, w, h, W, H)
+            elif stacked and quads:
                 q = quads[-1] + rng.normal(0, 0.04 * W, 2).astype(np.float32) + rng.normal(0, 0.01 * W, (4, 2)).astype(np.float32)
             else:
                 q = page_quad(rng, w, h, W, H, in_frame=rng.random() < 0.85)
@@ -941,8 +1016,8 @@ def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0
 
 
 def _job(args):
-    seed, size, extra, crossing, corners, stacking, standing, bleed, picture_book = args
-    return sample(seed, size, extra, crossing, corners, stacking, standing, bleed, picture_book)
+    seed, size, extra, crossing, corners, stacking, standing, bleed, picture_book, dense = args
+    return sample(seed, size, extra, crossing, corners, stacking, standing, bleed, picture_book, dense)
 
 
 def main():
@@ -971,12 +1046,15 @@ def main():
     ap.add_argument("--picture-book", type=float, default=0.0,
                     help="chance that a page is a picture book's or a textbook's: framed pictures in a grid with "
                          "captions, a heading band and a rule (0: no such draw, as before)")
+    ap.add_argument("--dense", type=float, default=0.0,
+                    help="chance that a page is a sheet printed edge to edge in tiny type in columns, most of them "
+                         "filling the frame (0: no such draw, as before)")
     ap.add_argument("--corners", action="store_true",
                     help="a third target map, a disc at each page corner (without it, two maps, as before)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     cv2.setNumThreads(1)
-    jobs = [(a.seed * 1_000_003 + i, a.size, a.extra, a.crossing, a.corners, a.stacking, a.standing, a.bleed, a.picture_book) for i in range(a.count)]
+    jobs = [(a.seed * 1_000_003 + i, a.size, a.extra, a.crossing, a.corners, a.stacking, a.standing, a.bleed, a.picture_book, a.dense) for i in range(a.count)]
     images = np.lib.format.open_memmap(os.path.join(a.out, "images.tmp.npy"), "w+", np.uint8, (a.count, a.size, a.size, 3))
     targets = np.lib.format.open_memmap(os.path.join(a.out, "targets.tmp.npy"), "w+", np.uint8, (a.count, 3 if a.corners else 2, a.size, a.size))
     with Pool(a.workers, initializer=load_pools) as pool:
