@@ -396,9 +396,7 @@ def filling_quad(rng, w, h, W, H):
     ph = pw * aspect
     ang = rng.normal(0, 0.02)
     cx, cy = W / 2 + rng.normal(0, 0.02 * W), H / 2 + rng.normal(0, 0.02 * H)
-    base = np.array([[-pw / 2, -ph / 2], [pw / 2, -ph / 2], [pw / 2, ph / 2], [-pw / 2, ph / 2]])
-    c, s = math.cos(ang), math.sin(ang)
-    pts = base @ np.array([[c, s], [-s, c]]) + np.array([cx, cy])
+    pts = turned_rectangle(pw, ph, ang) + np.array([cx, cy])
     if turned:  # the page's first corner (its top left) goes to the frame's top right or bottom left
         pts = np.roll(pts, 1 if rng.random() < 0.5 else -1, axis=0)
     pts += rng.normal(0, 0.01 * max(W, H), (4, 2))
@@ -573,6 +571,13 @@ def hold(rng, scene, q):
 
 
 # ------------------------------------------------------------------------------------------ camera
+def turned_rectangle(pw, ph, ang):
+    """The corners of a pw×ph rectangle centred on the origin, turned by ang (radians), top left first."""
+    base = np.array([[-pw / 2, -ph / 2], [pw / 2, -ph / 2], [pw / 2, ph / 2], [-pw / 2, ph / 2]])
+    c, s = math.cos(ang), math.sin(ang)
+    return base @ np.array([[c, s], [-s, c]])
+
+
 def page_quad(rng, w, h, W, H, in_frame):
     """Where a w×h document lands in a W×H frame: a perspective view of it, as four corners."""
     aspect = h / w
@@ -582,9 +587,7 @@ def page_quad(rng, w, h, W, H, in_frame):
     ang = rng.uniform(-math.pi, math.pi) if rng.random() < 0.25 else rng.normal(0, 0.25)
     cx = rng.uniform(0.3, 0.7) * W if in_frame else rng.uniform(0.0, 1.0) * W
     cy = rng.uniform(0.3, 0.7) * H if in_frame else rng.uniform(0.0, 1.0) * H
-    base = np.array([[-pw / 2, -ph / 2], [pw / 2, -ph / 2], [pw / 2, ph / 2], [-pw / 2, ph / 2]])
-    c, s = math.cos(ang), math.sin(ang)
-    base = base @ np.array([[c, s], [-s, c]])
+    base = turned_rectangle(pw, ph, ang)
     # perspective: tilt about a random axis, as a camera looking down at an angle
     tilt = rng.uniform(0, 0.45)
     axis = rng.uniform(0, 2 * math.pi)
