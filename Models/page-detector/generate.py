@@ -19,7 +19,7 @@ Scenes are composed from
 The held-out evaluation material is never read: see MODEL_CARD.md for what is excluded.
 
 Usage: generate.py --out DIR --count N [--seed S] [--size 192] [--workers 2] [--extra P] [--crossing P]
-                   [--stacking P] [--standing P] [--bleed P] [--picture-book P] [--dense P]
+                   [--stacking P] [--standing P] [--bleed P] [--picture-book P] [--dense P] [--windows P]
 With --extra P, each document is, with probability P, one of the kinds the first model misses most:
 an ID card (front or back with its magnetic stripe), a card held up by a hand, or an open book
 whose two pages are two pages. With --crossing P, a scene with documents gets, with probability P,
@@ -36,7 +36,9 @@ a magazine page; the whole page stays the target. With --picture-book P, a docum
 grid with captions, a heading band, a rule across the page); the whole page is the target. With
 --dense P, a document that is none of those is, with probability P, a sheet printed edge to edge
 in tiny type in two to four columns (a formula sheet, lecture notes), which, when it is the
-scene's first page, fills the frame in most draws (a photo of a sheet taken up close). Without
+scene's first page, fills the frame in most draws (a photo of a sheet taken up close). With
+--windows P, a distractor is, with probability P, a window in a thin white frame with thin white
+mullions onto a dark or coloured view, which the network took for a page. Without
 them (P = 0) the scenes are those of the first stage, draw for draw.
 Writes DIR/images.npy (N×S×S×3 uint8, BGR) and DIR/targets.npy (N×2×S×S uint8, 0/255).
 """
@@ -729,14 +731,54 @@ def paint_over(rng, scene, over, fill):
     scene[:] = scene * (1 - a) + fill * a
 
 
-def distractor(rng, scene):
+def white_framed_window(rng, w, h):
+    """A window in a thin white frame, one to six panes between thin white mullions, onto a dark or
+    coloured view: a night street, a dark photograph, flat saturated shapes on navy (--windows). The
+    network took such windows for pages: white lines all round and across, as a page's margins."""
+    img = np.empty((h, w, 3), np.float32)
+    view = pick(rng, ["dark", "shapes", "street"])
+    if view == "dark":
+        img[:] = texture_crop(rng, w, h).astype(np.float32) * rng.uniform(0.15, 0.45)
+    elif view == "shapes":
+        img[:] = rng.uniform(20, 90, 3)
+        pil = Image.fromarray(img.astype(np.uint8))
+        d = ImageDraw.Draw(pil)
+        for _ in range(int(rng.integers(3, 9))):
+            x, y, r = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(15, 60)
+            colour = tuple(int(v) for v in rng.uniform(60, 255, 3))
+            if rng.random() < 0.5:
+                d.ellipse([x - r, y - r, x + r, y + r], fill=colour)
+            else:
+                d.polygon([(x + r * math.cos(a), y + r * math.sin(a)) for a in rng.uniform(0, 2 * math.pi, 4)], fill=colour)
+        img = np.array(pil).astype(np.float32)
+    else:
+        img[:] = texture_crop(rng, w, h).astype(np.float32) * rng.uniform(0.5, 0.9)
+    white = tuple(float(v) for v in np.full(3, rng.uniform(205, 250)) + rng.normal(0, 4, 3))
+    frame = int(rng.uniform(0.015, 0.05) * w)
+    bar = max(2, int(rng.uniform(0.01, 0.03) * w))
+    cols, rows = int(rng.integers(1, 4)), int(rng.integers(1, 3))
+    for k in range(1, cols):
+        x = int(w * k / cols)
+        img[:, x - bar // 2:x + (bar + 1) // 2] = white
+    for k in range(1, rows):
+        y = int(h * k / rows)
+        img[y - bar // 2:y + (bar + 1) // 2, :] = white
+    img[:frame], img[-frame:], img[:, :frame], img[:, -frame:] = white, white, white, white
+    return img
+
+
+def distractor(rng, scene, windows=0.0):
     """Something rectangular that is not a document: a screen, a window, a whiteboard, tiles, a box, a sign."""
     H, W = scene.shape[:2]
     kind = pick(rng, ["screen", "window", "whiteboard", "tiles", "box", "sign", "frame", "keyboard"])
+    if windows > 0 and rng.random() < windows:
+        kind = "white-framed window"
     q = page_quad(rng, 400, int(400 * rng.uniform(0.4, 1.2)), W, H, in_frame=rng.random() < 0.6)
     w, h = 400, 300
     img = np.empty((h, w, 3), np.float32)
-    if kind == "screen":
+    if kind == "white-framed window":
+        img = white_framed_window(rng, w, h)
+    elif kind == "screen":
         img[:] = rng.uniform(0, 40)
         inner = texture_crop(rng, w - 30, h - 30) if rng.random() < 0.7 else np.full((h - 30, w - 30, 3), rng.uniform(150, 255), np.float32)
         img[15:h - 15, 15:w - 15] = inner
@@ -903,7 +945,7 @@ def lay_page_on(rng, scene, quads, masks):
     return [np.where(full > 0, 0, m).astype(np.uint8) for i, m in enumerate(masks) if i != index] + [full]
 
 
-def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0, standing=0.0, bleed=0.0, picture_book=0.0, dense=0.0):
+def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0, standing=0.0, bleed=0.0, picture_book=0.0, dense=0.0, windows=0.0):
     rng = np.random.default_rng(seed)
     load_pools()
     # frames are landscape or portrait, squeezed to a square as the detector squeezes them
@@ -921,7 +963,7 @@ def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0
         scene = np.repeat(scene, 3, axis=2).astype(np.float32)
     for _ in range(int(rng.integers(0, 3))):
         if rng.random() < 0.6:
-            distractor(rng, scene)
+            distractor(rng, scene, windows)
     quads, masks = [], []
     r = rng.random()
     n_pages = 0 if r < 0.3 else (1 if r < 0.85 else int(rng.integers(2, 4)))
@@ -1019,8 +1061,8 @@ def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0
 
 
 def _job(args):
-    seed, size, extra, crossing, corners, stacking, standing, bleed, picture_book, dense = args
-    return sample(seed, size, extra, crossing, corners, stacking, standing, bleed, picture_book, dense)
+    seed, size, extra, crossing, corners, stacking, standing, bleed, picture_book, dense, windows = args
+    return sample(seed, size, extra, crossing, corners, stacking, standing, bleed, picture_book, dense, windows)
 
 
 def main():
@@ -1052,12 +1094,15 @@ def main():
     ap.add_argument("--dense", type=float, default=0.0,
                     help="chance that a page is a sheet printed edge to edge in tiny type in columns, most of them "
                          "filling the frame (0: no such draw, as before)")
+    ap.add_argument("--windows", type=float, default=0.0,
+                    help="chance that a distractor is a window in a thin white frame, with thin white mullions, onto "
+                         "a dark or coloured view (0: no such draw, as before)")
     ap.add_argument("--corners", action="store_true",
                     help="a third target map, a disc at each page corner (without it, two maps, as before)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     cv2.setNumThreads(1)
-    jobs = [(a.seed * 1_000_003 + i, a.size, a.extra, a.crossing, a.corners, a.stacking, a.standing, a.bleed, a.picture_book, a.dense) for i in range(a.count)]
+    jobs = [(a.seed * 1_000_003 + i, a.size, a.extra, a.crossing, a.corners, a.stacking, a.standing, a.bleed, a.picture_book, a.dense, a.windows) for i in range(a.count)]
     images = np.lib.format.open_memmap(os.path.join(a.out, "images.tmp.npy"), "w+", np.uint8, (a.count, a.size, a.size, 3))
     targets = np.lib.format.open_memmap(os.path.join(a.out, "targets.tmp.npy"), "w+", np.uint8, (a.count, 3 if a.corners else 2, a.size, a.size))
     with Pool(a.workers, initializer=load_pools) as pool:
