@@ -733,15 +733,12 @@ def paint_over(rng, scene, over, fill):
 
 def white_framed_window(rng, w, h):
     """A window in a thin white frame, one to six panes between thin white mullions, onto a dark or
-    coloured view: a night street, a dark photograph, flat saturated shapes on navy (--windows). The
-    network took such windows for pages: white lines all round and across, as a page's margins."""
-    img = np.empty((h, w, 3), np.float32)
-    view = pick(rng, ["dark", "shapes", "street"])
-    if view == "dark":
-        img[:] = texture_crop(rng, w, h).astype(np.float32) * rng.uniform(0.15, 0.45)
-    elif view == "shapes":
-        img[:] = rng.uniform(20, 90, 3)
-        pil = Image.fromarray(img.astype(np.uint8))
+    coloured view: a photograph or texture darkened to 15–45 % or dimmed to 50–90 %, or flat saturated
+    shapes on a dark ground (--windows). The network took such windows for pages: white lines all
+    round and across, as a page's margins."""
+    view = pick(rng, ["dark", "shapes", "dimmed"])
+    if view == "shapes":
+        pil = Image.fromarray(np.full((h, w, 3), rng.uniform(20, 90, 3)).astype(np.uint8))
         d = ImageDraw.Draw(pil)
         for _ in range(int(rng.integers(3, 9))):
             x, y, r = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(15, 60)
@@ -752,7 +749,8 @@ def white_framed_window(rng, w, h):
                 d.polygon([(x + r * math.cos(a), y + r * math.sin(a)) for a in rng.uniform(0, 2 * math.pi, 4)], fill=colour)
         img = np.array(pil).astype(np.float32)
     else:
-        img[:] = texture_crop(rng, w, h).astype(np.float32) * rng.uniform(0.5, 0.9)
+        brightness = (0.15, 0.45) if view == "dark" else (0.5, 0.9)
+        img = texture_crop(rng, w, h).astype(np.float32) * rng.uniform(*brightness)
     white = tuple(float(v) for v in np.full(3, rng.uniform(205, 250)) + rng.normal(0, 4, 3))
     frame = int(rng.uniform(0.015, 0.05) * w)
     bar = max(2, int(rng.uniform(0.01, 0.03) * w))
