@@ -1,0 +1,110 @@
+#!/usr/bin/python3
+"""The stills a dev-sets.py run scored below a threshold: each one's JI and corner error, worst
+first, and with --sheet a picture of them (the annotated quad in green, every quad found in red),
+to look at before changing a rule or a model.
+
+Usage: /usr/bin/python3 scripts/eval/misses.py [--accuracy high|low] [--below 0.9] [--sheet OUT.png] SET ...
+
+  SET          a set's name, or a group, as dev-sets.py takes them (still sets only; a set must have
+               been scored at that accuracy first: scripts/eval/dev-sets.py --accuracy high SET)
+  --work D     dev-sets.py's work folder (default .build/dev-sets)
+  --below J    list the stills whose JI is below J (default 0.9; 1.01 lists every still)
+  --sheet F    also draw them, each scaled to --height pixels high, rows of --columns, into F (.png)
+
+Reads the score reports dev-sets.py keeps (WORK/predictions/ACCURACY/SET.score.json) and each set's
+corners.json; runs nothing. Needs Debian's python3-opencv for --sheet.
+"""
+import argparse
+import importlib.util
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def dev_sets():
+    """dev-sets.py as a module: its table of sets and how it picks them by name."""
+    spec = importlib.util.spec_from_file_location('dev_sets', os.path.join(HERE, 'dev-sets.py'))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def misses(name, folder, report, below):
+    """(set, folder, file, JI, corner error, annotated quad, quads found) of each still below `below`."""
+    with open(os.path.join(folder, 'corners.json')) as f:
+        truth = {s['file']: s['quad'] for s in json.load(f)['stills']}
+    with open(report) as f:
+        stills = json.load(f)['stills']
+    out = []
+    for still in stills:
+        if still['ji_image'] >= below:
+            continue
+        found = []
+        with open(still['prediction_file']) as f:
+            for frame in json.load(f)['frames']:
+                found += [feature['corners'] for feature in frame['features']]
+        out.append((name, folder, still['file'], still['ji_image'], still['corner_err_px'], truth[still['file']], found))
+    return out
+
+
+def sheet(rows, path, height, columns):
+    """Each miss drawn and labelled, in rows of `columns`, into `path`."""
+    import cv2
+    import numpy as np
+    tiles = []
+    for name, folder, file, ji, _, quad, found in rows:
+        image = cv2.imread(os.path.join(folder, file))
+        if image is None:
+            sys.exit('misses: cannot read %s' % os.path.join(folder, file))
+        scale = height / image.shape[0]
+        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        for corners, colour in [(quad, (0, 200, 0))] + [(q, (0, 0, 255)) for q in found]:
+            points = (np.array(corners, np.float64) * scale).round().astype(np.int32).reshape(-1, 1, 2)
+            cv2.polylines(image, [points], True, colour, 2)
+        label = '%s %s JI %.2f' % (name, file[:24], ji)
+        cv2.putText(image, label, (5, height - 8), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 0), 3)
+        cv2.putText(image, label, (5, height - 8), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (255, 255, 255), 1)
+        tiles.append(image)
+    width = max(t.shape[1] for t in tiles)
+    tiles = [cv2.copyMakeBorder(t, 0, 0, 0, width - t.shape[1] + 4, cv2.BORDER_CONSTANT) for t in tiles]
+    blank = np.zeros_like(tiles[0])
+    tiles += [blank] * (-len(tiles) % columns)
+    grid = np.vstack([np.hstack(tiles[i:i + columns]) for i in range(0, len(tiles), columns)])
+    if not cv2.imwrite(path, grid):
+        sys.exit('misses: cannot write %s' % path)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('sets', nargs='+')
+    ap.add_argument('--accuracy', choices=('high', 'low'), default='high')
+    ap.add_argument('--work', default=os.path.join(HERE, '..', '..', '.build', 'dev-sets'))
+    ap.add_argument('--below', type=float, default=0.9)
+    ap.add_argument('--sheet')
+    ap.add_argument('--height', type=int, default=320)
+    ap.add_argument('--columns', type=int, default=5)
+    args = ap.parse_args()
+    module = dev_sets()
+    rows = []
+    for name in module.chosen(args.sets):
+        _, kind, spec = module.SETS[name]
+        if kind != 'stills':
+            continue
+        folder = spec if isinstance(spec, str) else os.path.join(args.work, 'sets', name)
+        report = os.path.join(args.work, 'predictions', args.accuracy, name + '.score.json')
+        if not os.path.exists(report):
+            sys.exit('misses: %s has no score at .%s in %s: run scripts/eval/dev-sets.py --accuracy %s %s first'
+                     % (name, args.accuracy, args.work, args.accuracy, name))
+        rows += misses(name, folder, report, args.below)
+    rows.sort(key=lambda row: row[3])
+    for name, _, file, ji, error, _, found in rows:
+        print('%-20s %-48s JI %.3f  corner error %6.1f px  %d found' % (name, file, ji, error or 0, len(found)))
+    print('%d stills below %.2f at .%s' % (len(rows), args.below, args.accuracy))
+    if args.sheet and rows:
+        sheet(rows, args.sheet, args.height, args.columns)
+
+
+if __name__ == '__main__':
+    main()
