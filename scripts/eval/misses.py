@@ -80,7 +80,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('sets', nargs='+')
     ap.add_argument('--accuracy', choices=('high', 'low'), default='high')
-    ap.add_argument('--work', default=os.path.join(HERE, '..', '..', '.build', 'dev-sets'))
+    ap.add_argument('--work', default=os.path.abspath(os.path.join(HERE, '..', '..', '.build', 'dev-sets')))
     ap.add_argument('--below', type=float, default=0.9)
     ap.add_argument('--sheet')
     ap.add_argument('--height', type=int, default=320)
