@@ -123,11 +123,21 @@ def how_made(spec, shared):
     return ('%s %s' % (env, ' '.join(words))).strip()
 
 
+def folder_of(name, spec, work):
+    """Where the set's stills or clips are: its folder in the repository, or the one made in work."""
+    return spec if isinstance(spec, str) else os.path.join(work, 'sets', name)
+
+
+def score_report(work, accuracy, name):
+    """The scorer's report of the set's last run at accuracy (score.py --json)."""
+    return os.path.join(work, 'predictions', accuracy, name + '.score.json')
+
+
 def made(name, spec, work, shared, python):
     """The set's folder, made first where it is not yet."""
+    out = folder_of(name, spec, work)
     if isinstance(spec, str):
-        return spec
-    out = os.path.join(work, 'sets', name)
+        return out
     if os.path.exists(os.path.join(out, '.made')):
         return out
     shutil.rmtree(out, ignore_errors=True)
@@ -166,7 +176,7 @@ def scored(name, folder, kind, accuracy, focal, work, shared, python):
     if failed:
         sys.exit('dev-sets: focal failed on %s at %s:\n%s' % (name, accuracy, '\n'.join(failed)))
     truth = folder if kind == 'clips' else os.path.join(folder, 'corners.json')
-    report = os.path.join(work, 'predictions', accuracy, name + '.score.json')
+    report = score_report(work, accuracy, name)
     result = subprocess.run([python, os.path.join(shared, 'eval', 'score.py'), '--gt', truth, '--pred', pred,
                              '--json', report], capture_output=True, text=True)
     if result.returncode != 0:

@@ -77,23 +77,23 @@ def sheet(rows, path, height, columns):
 
 
 def main():
+    module = dev_sets()
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('sets', nargs='+')
     ap.add_argument('--accuracy', choices=('high', 'low'), default='high')
-    ap.add_argument('--work', default=os.path.abspath(os.path.join(HERE, '..', '..', '.build', 'dev-sets')))
+    ap.add_argument('--work', default=os.path.join(module.ROOT, '.build', 'dev-sets'))
     ap.add_argument('--below', type=float, default=0.9)
     ap.add_argument('--sheet')
     ap.add_argument('--height', type=int, default=320)
     ap.add_argument('--columns', type=int, default=5)
     args = ap.parse_args()
-    module = dev_sets()
     rows = []
     for name in module.chosen(args.sets):
         _, kind, spec = module.SETS[name]
         if kind != 'stills':
             continue
-        folder = spec if isinstance(spec, str) else os.path.join(args.work, 'sets', name)
-        report = os.path.join(args.work, 'predictions', args.accuracy, name + '.score.json')
+        folder = module.folder_of(name, spec, args.work)
+        report = module.score_report(args.work, args.accuracy, name)
         if not os.path.exists(report):
             sys.exit('misses: %s has no score at .%s in %s: run scripts/eval/dev-sets.py --accuracy %s %s first'
                      % (name, args.accuracy, args.work, args.accuracy, name))
