@@ -2,16 +2,21 @@
 """Trains the page detector on scenes from generate.py, on the CPU.
 
 Usage: train.py --data DIR [--data DIR2 ...] --out page-detector.pt [--minutes 60] [--threads 2] [--init WEIGHTS]
+                [--checkpoint RUN.ckpt]
 
 Loss: binary cross-entropy on both channels (the outline band weighted up, being thin) plus a soft
 Dice term on the page channel, so small pages count as much as large ones. The last 4 % of the
 samples are held out and their page IoU printed after each epoch. Training stops after --epochs or
 --minutes, whichever comes first, with the learning rate following a cosine to zero over that budget.
+With --checkpoint, a run stopped (SIGTERM, Ctrl-C, a machine shut down) is carried on by the same
+command, and --minutes counts the minutes of every process that trained it.
 """
 import argparse
 import copy
 import math
 import os
+import signal
+import sys
 import time
 
 import numpy as np
@@ -68,9 +73,11 @@ def softened(x, share, rng):
     return blurred.reshape(b, c, h, w)
 
 
-def batches(images, targets, index, size, rng, augment, turns=False, shapes=None, grey=0.0, soften=0.0):
+def batches(images, targets, index, size, rng, augment, turns=False, shapes=None, grey=0.0, soften=0.0, skip=0):
+    """Batches of `size` in an order of rng's, augmented; the first `skip` batches of that order are
+    left out (a run carried on from its checkpoint halfway through an epoch)."""
     order = rng.permutation(index) if augment else index
-    for i in range(0, len(order) - (size - 1 if augment else 0), size):
+    for i in range(skip * size, len(order) - (size - 1 if augment else 0), size):
         sel = np.sort(order[i:i + size])
         x = torch.from_numpy(np.ascontiguousarray(images[sel])).permute(0, 3, 1, 2).float()
         y = torch.from_numpy(np.ascontiguousarray(targets[sel])).float() / 255
@@ -186,6 +193,94 @@ def averaged(states):
             if states[-1][k].is_floating_point() else states[-1][k] for k in states[-1]}
 
 
+# The options a checkpoint must have been saved under to be carried on: the others (--minutes,
+# --threads, --checkpoint-minutes) may change between the runs.
+SAME_RUN = ("data", "out", "epochs", "batch", "lr", "seed", "any_orientation", "lite", "average_last", "soften", "grey",
+            "encoder_lr", "init", "largest_kernel", "learn_norms", "distill")
+
+
+class Run:
+    """Where a training run has got to: its step, its place in the epoch's order, the weights kept for
+    averaging and the minutes spent. With --checkpoint it is saved every --checkpoint-minutes and when
+    the process is asked to stop, and loaded when the same command starts again: on two CPU cores a
+    run from ImageNet outlasts a working session. A run carried on sees the same scenes in the same
+    order; its flips, shapes and light are drawn afresh from where the order was drawn."""
+
+    def __init__(self, a, model, opt, rng):
+        self.a, self.model, self.opt, self.rng = a, model, opt, rng
+        self.step = self.epoch = self.in_epoch = 0
+        self.epochs = []  # the weights after each of the last --average-last epochs
+        self.spent = 0.0  # seconds trained before this process began
+        self.finished = False
+        self.epoch_rng = None
+        self.started = self.saved = time.time()
+        self.stop_asked = False
+        if not a.checkpoint:
+            return
+        if os.path.exists(a.checkpoint):
+            self.load()
+        for number in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(number, self.ask_to_stop)
+
+    def options(self):
+        return {k: getattr(self.a, k) for k in SAME_RUN}
+
+    def load(self):
+        state = torch.load(self.a.checkpoint, weights_only=False)
+        if state["options"] != self.options():
+            changed = sorted(k for k in SAME_RUN if state["options"].get(k) != getattr(self.a, k))
+            sys.exit("%s was saved by a run with other options (%s): remove it to start afresh, or give the same options"
+                     % (self.a.checkpoint, ", ".join(changed)))
+        self.model.load_state_dict(state["model"])
+        self.opt.load_state_dict(state["optimizer"])
+        self.step, self.epoch, self.in_epoch = state["step"], state["epoch"], state["in_epoch"]
+        self.epochs, self.spent, self.finished, self.epoch_rng = state["epochs"], state["spent"], state["finished"], state["epoch_rng"]
+        print("%s: carried on from step %d (epoch %d, %d batches into it; %.1f min trained)"
+              % (self.a.checkpoint, self.step, self.epoch, self.in_epoch, self.spent / 60), flush=True)
+
+    def save(self):
+        if not self.a.checkpoint:
+            return
+        state = {"options": self.options(), "model": self.model.state_dict(), "optimizer": self.opt.state_dict(),
+                 "step": self.step, "epoch": self.epoch, "in_epoch": self.in_epoch, "epochs": self.epochs,
+                 "spent": self.seconds(), "finished": self.finished, "epoch_rng": self.epoch_rng}
+        torch.save(state, self.a.checkpoint + ".tmp")
+        os.replace(self.a.checkpoint + ".tmp", self.a.checkpoint)
+        self.saved = time.time()
+
+    def ask_to_stop(self, number, frame):
+        self.stop_asked = True
+
+    def seconds(self):
+        """The seconds this run has trained, in this process and those before it."""
+        return self.spent + time.time() - self.started
+
+    def begin_epoch(self, epoch):
+        """The epoch's order drawn from where the run saved its generator, if it saved one for it."""
+        if epoch == self.epoch and self.epoch_rng is not None:
+            self.rng.bit_generator.state = copy.deepcopy(self.epoch_rng)
+        else:
+            self.epoch, self.in_epoch = epoch, 0
+        self.epoch_rng = copy.deepcopy(self.rng.bit_generator.state)
+
+    def stepped(self):
+        self.step += 1
+        self.in_epoch += 1
+        if self.stop_asked or time.time() - self.saved >= 60 * self.a.checkpoint_minutes:
+            self.save()
+        if self.stop_asked:
+            sys.exit("stopped at step %d; the same command carries the run on from %s" % (self.step, self.a.checkpoint))
+
+    def end_epoch(self, epoch):
+        self.epoch, self.in_epoch = epoch + 1, 0
+        self.epoch_rng = copy.deepcopy(self.rng.bit_generator.state)  # the next epoch's order is drawn from here
+        self.save()
+
+    def finish(self):
+        self.finished = True
+        self.save()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", action="append", required=True)
@@ -208,6 +303,10 @@ def main():
                     help="the share of training images blurred at the input's scale (video frames, motion)")
     ap.add_argument("--grey", type=float, default=0.0, help="the share of training images turned grey (single-channel cameras)")
     ap.add_argument("--encoder-lr", type=float, default=0.3, help="with --lite, the pretrained encoder's learning rate as a share of --lr")
+    ap.add_argument("--checkpoint", help="keep the run's state in this file, saved every --checkpoint-minutes and when "
+                                         "the run is stopped (SIGTERM, Ctrl-C); the same command started again carries "
+                                         "the run on from it (only --minutes and --threads may change)")
+    ap.add_argument("--checkpoint-minutes", type=float, default=10)
     ap.add_argument("--init", help="start from these weights (a .pt from this script, or an exported .onnx) "
                                    "and keep the batch norms' statistics: fine-tuning")
     ap.add_argument("--largest-kernel", type=int, default=LARGEST_KERNEL,
@@ -259,21 +358,23 @@ def main():
     groups = [{"params": rest, "share": 1.0}] + ([{"params": encoder, "share": a.encoder_lr}] if encoder else [])
     opt = torch.optim.AdamW(groups, lr=a.lr, weight_decay=1e-4)
     steps_per_epoch = len(train_idx) // a.batch
+    run = Run(a, model, opt, rng)
+    if run.finished:
+        print("%s: this run was trained to its end already (%d steps)" % (a.checkpoint, run.step), flush=True)
+        return
     total_steps = steps_per_epoch * a.epochs
-    start = time.time()
     budget = a.minutes * 60
-    step = 0
-    epochs = []  # the weights after each of the last --average-last epochs
-    for epoch in range(a.epochs):
+    for epoch in range(run.epoch, a.epochs):
+        run.begin_epoch(epoch)
         running = 0.0
         for x, y, sel in batches(images, targets, train_idx, a.batch, rng, True, a.any_orientation, LITE_SHAPES if a.lite else None,
-                            a.grey, a.soften):
+                                 a.grey, a.soften, skip=run.in_epoch):
             # cosine over whichever budget runs out first: steps or minutes
-            progress = max(step / total_steps, (time.time() - start) / budget)
+            progress = max(run.step / total_steps, run.seconds() / budget)
             if progress >= 1:
                 break
             for g in opt.param_groups:
-                g["lr"] = g["share"] * (a.lr * 0.5 * (1 + math.cos(math.pi * progress)) if step > 100 else a.lr * step / 100)
+                g["lr"] = g["share"] * (a.lr * 0.5 * (1 + math.cos(math.pi * progress)) if run.step > 100 else a.lr * run.step / 100)
             logits = model(x)
             loss = loss_fn(logits, y)
             if teacher is not None:
@@ -284,23 +385,24 @@ def main():
             loss.backward()
             opt.step()
             running += loss.item()
-            step += 1
-            if step % 100 == 0:
-                print("epoch %d step %d loss %.4f (%.1f min)" % (epoch, step, running / 100, (time.time() - start) / 60), flush=True)
+            run.stepped()
+            if run.step % 100 == 0:
+                print("epoch %d step %d loss %.4f (%.1f min)" % (epoch, run.step, running / 100, run.seconds() / 60), flush=True)
                 running = 0.0
         for side in (192, 128):
             iou, fp, empty = evaluate(model, images, targets, val_idx, side)
             print("epoch %d, input %d: held-out page IoU %.4f, empty scenes with a page > 1 %%: %d of %d"
                   % (epoch, side, iou, fp, empty), flush=True)
         set_training(model, frozen_norms)
-        epochs.append({k: v.detach().clone() for k, v in model.state_dict().items()})
-        epochs = epochs[-a.average_last:]
-        torch.save(averaged(epochs), a.out + ".tmp")
+        run.epochs.append({k: v.detach().clone() for k, v in model.state_dict().items()})
+        run.epochs = run.epochs[-a.average_last:]
+        torch.save(averaged(run.epochs), a.out + ".tmp")
         os.replace(a.out + ".tmp", a.out)
-        if (time.time() - start) >= budget:
+        run.end_epoch(epoch)
+        if run.seconds() >= budget:
             break
-    print("done in %.1f min; saved the mean of the last %d epochs' weights" % ((time.time() - start) / 60, len(epochs)))
-
+    run.finish()
+    print("done in %.1f min; saved the mean of the last %d epochs' weights" % (run.seconds() / 60, len(run.epochs)))
 
 if __name__ == "__main__":
     main()

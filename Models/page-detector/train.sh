@@ -4,7 +4,8 @@
 #   Models/page-detector/train.sh [WORK_DIR]      (default: /tmp/focal-page-detector)
 #   ARCH=unet Models/page-detector/train.sh       (the network shipped before 0.4.0: model.py's U-Net, two stages, about 95 minutes)
 #   FOLDERS=all Models/page-detector/train.sh     (a candidate, not shipped: every scene folder of README.md's runs, about
-#                                                  2 hours 15 minutes; see "All five folders at once" there)
+#                                                  2 hours 20 minutes, stopped and carried on at will; see "All five
+#                                                  folders at once" there)
 #
 # 1. installs the Debian packages whose photos and textures the scenes are made of
 #    (scripts/install-deps.sh --train) and a Python venv with PyTorch's CPU build, OpenCV, Pillow, onnx
@@ -34,9 +35,13 @@ py="$work/venv/bin/python"
 cd "$here"
 # The candidate README.md's "All five folders at once, from ImageNet" trained: the same network from
 # ImageNet's weights on the five folders its runs made (36,000 scenes, each folder's generate.py
-# command as its section gives it; about 35 minutes), for 95 minutes. It is exported beside the
-# work folder's scenes, not over the shipped network, whose rules the shim was tuned on: score it
-# with FOCAL_MODELS pointing at the folder it names (scripts/eval/dev-sets.py).
+# command as its section gives it; about 35 minutes), for three epochs (about 105 minutes on the
+# machine of that section, more than three hours on one half as fast; MINUTES= ends it sooner, its
+# learning rate's cosine fitted to that budget). The training keeps its state in WORK/all-folders.ckpt
+# every 10 minutes and when stopped, so the same command, run again, carries it on: a run longer
+# than a working session is made in several. It is exported beside the work folder's scenes, not
+# over the shipped network, whose rules the shim was tuned on: score it with FOCAL_MODELS pointing
+# at the folder it names (scripts/eval/dev-sets.py).
 if [[ "${ARCH:-lite}" == lite && "${FOLDERS:-recipe}" == all ]]; then
     scenes() {  # NAME, then generate.py's options: a folder made once and kept
         local name="$1"
@@ -52,8 +57,8 @@ if [[ "${ARCH:-lite}" == lite && "${FOLDERS:-recipe}" == all ]]; then
     scenes windows --count 4000 --seed 81 --extra 0.3 --crossing 0.25 --corners --picture-book 0.3 --dense 0.3 \
         --windows 0.6 --stacking 0.1 --standing 0.1 --bleed 0.1
     "$py" train.py --data "$work/recipe" --data "$work/mix" --data "$work/books" --data "$work/dense" --data "$work/windows" \
-        --out "$work/all-folders.pt" --lite --any-orientation --epochs 3 --minutes "${MINUTES:-95}" --lr 3e-3 \
-        --average-last 2 --grey 0.1
+        --out "$work/all-folders.pt" --lite --any-orientation --epochs 3 --minutes "${MINUTES:-600}" --lr 3e-3 \
+        --average-last 2 --grey 0.1 --checkpoint "$work/all-folders.ckpt"
     mkdir -p "$work/all-folders"
     "$py" export.py "$work/all-folders.pt" "$work/all-folders/page-detector.onnx" --lite
     echo "train.sh: the candidate is $work/all-folders/page-detector.onnx; score it with FOCAL_MODELS=$work/all-folders"
