@@ -206,7 +206,8 @@ class Run:
     run from ImageNet outlasts a working session. A run carried on sees the same scenes in the same
     order; its flips, shapes and light are drawn afresh from where the order was drawn."""
 
-    def __init__(self, a, model, opt, rng):
+    def __init__(self, a, model, opt, rng, saved):
+        """saved: saved_state(a), the checkpoint to carry on from, or None."""
         self.a, self.model, self.opt, self.rng = a, model, opt, rng
         self.step = self.epoch = self.in_epoch = 0
         self.epochs = []  # the weights after each of the last --average-last epochs
@@ -217,20 +218,29 @@ class Run:
         self.stop_asked = False
         if not a.checkpoint:
             return
-        if os.path.exists(a.checkpoint):
-            self.load()
+        if saved is not None:
+            self.load(saved)
         for number in (signal.SIGTERM, signal.SIGINT):
             signal.signal(number, self.ask_to_stop)
 
-    def options(self):
-        return {k: getattr(self.a, k) for k in SAME_RUN}
-
-    def load(self):
-        state = torch.load(self.a.checkpoint, weights_only=False)
-        if state["options"] != self.options():
-            changed = sorted(k for k in SAME_RUN if state["options"].get(k) != getattr(self.a, k))
+    @staticmethod
+    def saved_state(a):
+        """The checkpoint a.checkpoint holds, if any, read before the scenes are loaded: a run saved under
+        other options is refused here, and one trained to its end need not load them."""
+        if not a.checkpoint or not os.path.exists(a.checkpoint):
+            return None
+        state = torch.load(a.checkpoint, weights_only=False)
+        if state["options"] != Run.options_of(a):
+            changed = sorted(k for k in SAME_RUN if state["options"].get(k) != getattr(a, k))
             sys.exit("%s was saved by a run with other options (%s): remove it to start afresh, or give the same options"
-                     % (self.a.checkpoint, ", ".join(changed)))
+                     % (a.checkpoint, ", ".join(changed)))
+        return state
+
+    @staticmethod
+    def options_of(a):
+        return {k: getattr(a, k) for k in SAME_RUN}
+
+    def load(self, state):
         self.model.load_state_dict(state["model"])
         self.opt.load_state_dict(state["optimizer"])
         self.step, self.epoch, self.in_epoch = state["step"], state["epoch"], state["in_epoch"]
@@ -241,7 +251,7 @@ class Run:
     def save(self):
         if not self.a.checkpoint:
             return
-        state = {"options": self.options(), "model": self.model.state_dict(), "optimizer": self.opt.state_dict(),
+        state = {"options": Run.options_of(self.a), "model": self.model.state_dict(), "optimizer": self.opt.state_dict(),
                  "step": self.step, "epoch": self.epoch, "in_epoch": self.in_epoch, "epochs": self.epochs,
                  "spent": self.seconds(), "finished": self.finished, "epoch_rng": self.epoch_rng}
         torch.save(state, self.a.checkpoint + ".tmp")
@@ -319,6 +329,10 @@ def main():
                          "on the first --data folder's scenes (learning without forgetting: the other folders "
                          "bring the new kinds)")
     a = ap.parse_args()
+    saved = Run.saved_state(a)
+    if saved is not None and saved["finished"]:
+        print("%s: this run was trained to its end already (%d steps)" % (a.checkpoint, saved["step"]), flush=True)
+        return
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
     rng = np.random.default_rng(a.seed)
@@ -332,12 +346,12 @@ def main():
     model = LitePageNet(largest_kernel=a.largest_kernel) if a.lite else PageNet()
     if a.lite and not a.init:
         print("pretrained tensors loaded: %d" % load_pretrained(model), flush=True)
-    if a.init:
+    if a.init:  # also when carrying a run on: --distill's teacher is the network it started from
         if a.init.endswith(".onnx"):
             load_onnx_weights(model, a.init)
         else:
             model.load_state_dict(fitted(torch.load(a.init), model) if a.lite else torch.load(a.init))
-        for side in (192, 128):
+        for side in (192, 128) if saved is None else ():
             iou, fp, empty = evaluate(model, images, targets, val_idx, side)
             print("start, input %d: held-out page IoU %.4f, empty scenes with a page > 1 %%: %d of %d" % (side, iou, fp, empty), flush=True)
     frozen_norms = bool(a.init) and not a.learn_norms
@@ -358,10 +372,7 @@ def main():
     groups = [{"params": rest, "share": 1.0}] + ([{"params": encoder, "share": a.encoder_lr}] if encoder else [])
     opt = torch.optim.AdamW(groups, lr=a.lr, weight_decay=1e-4)
     steps_per_epoch = len(train_idx) // a.batch
-    run = Run(a, model, opt, rng)
-    if run.finished:
-        print("%s: this run was trained to its end already (%d steps)" % (a.checkpoint, run.step), flush=True)
-        return
+    run = Run(a, model, opt, rng, saved)
     total_steps = steps_per_epoch * a.epochs
     budget = a.minutes * 60
     for epoch in range(run.epoch, a.epochs):
@@ -403,6 +414,7 @@ def main():
             break
     run.finish()
     print("done in %.1f min; saved the mean of the last %d epochs' weights" % (run.seconds() / 60, len(run.epochs)))
+
 
 if __name__ == "__main__":
     main()

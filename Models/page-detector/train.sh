@@ -35,9 +35,8 @@ py="$work/venv/bin/python"
 cd "$here"
 # The candidate README.md's "All five folders at once, from ImageNet" trained: the same network from
 # ImageNet's weights on the five folders its runs made (36,000 scenes, each folder's generate.py
-# command as its section gives it; about 35 minutes), for three epochs (about 105 minutes on the
-# machine of that section, more than three hours on one half as fast; MINUTES= ends it sooner, its
-# learning rate's cosine fitted to that budget). The training keeps its state in WORK/all-folders.ckpt
+# command as its section gives it; 35 to 57 minutes), for three epochs (90 to 105 minutes on the
+# machines measured; MINUTES= ends it sooner, its learning rate's cosine fitted to that budget). The training keeps its state in WORK/all-folders.ckpt
 # every 10 minutes and when stopped, so the same command, run again, carries it on: a run longer
 # than a working session is made in several. It is exported beside the work folder's scenes, not
 # over the shipped network, whose rules the shim was tuned on: score it with FOCAL_MODELS pointing
