@@ -20,6 +20,7 @@ The held-out evaluation material is never read: see MODEL_CARD.md for what is ex
 
 Usage: generate.py --out DIR --count N [--seed S] [--size 192] [--workers 2] [--extra P] [--crossing P]
                    [--stacking P] [--standing P] [--bleed P] [--picture-book P] [--dense P] [--windows P]
+                   [--stack-top]
 With --extra P, each document is, with probability P, one of the kinds the first model misses most:
 an ID card (front or back with its magnetic stripe), a card held up by a hand, or an open book
 whose two pages are two pages. With --crossing P, a scene with documents gets, with probability P,
@@ -38,7 +39,11 @@ grid with captions, a heading band, a rule across the page); the whole page is t
 in tiny type in two to four columns (a formula sheet, lecture notes), which, when it is the
 scene's first page, fills the frame in most draws (a photo of a sheet taken up close). With
 --windows P, a distractor is, with probability P, a window in a thin white frame with thin white
-mullions onto a dark or coloured view, which the network took for a page. Without
+mullions onto a dark or coloured view, which the network took for a page. With
+--stack-top, a scene whose pages are drawn as a stack (each laid on the one before, slightly
+shifted) has only the top page as a document, the pages under it paper showing along its sides,
+as --stacking's sheet below is; without it every page of the stack keeps its visible part as a
+target, which taught the network to take a stack's outline for the top page's. Without
 them (P = 0) the scenes are those of the first stage, draw for draw.
 Writes DIR/images.npy (N×S×S×3 uint8, BGR) and DIR/targets.npy (N×2×S×S uint8, 0/255).
 """
@@ -943,7 +948,7 @@ def lay_page_on(rng, scene, quads, masks):
     return [np.where(full > 0, 0, m).astype(np.uint8) for i, m in enumerate(masks) if i != index] + [full]
 
 
-def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0, standing=0.0, bleed=0.0, picture_book=0.0, dense=0.0, windows=0.0):
+def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0, standing=0.0, bleed=0.0, picture_book=0.0, dense=0.0, windows=0.0, stack_top=False):
     rng = np.random.default_rng(seed)
     load_pools()
     # frames are landscape or portrait, squeezed to a square as the detector squeezes them
@@ -966,6 +971,7 @@ def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0
     r = rng.random()
     n_pages = 0 if r < 0.3 else (1 if r < 0.85 else int(rng.integers(2, 4)))
     stacked = n_pages > 1 and rng.random() < 0.4
+    top_of_stack = 0  # with stack_top, where the last page laid (the stack's top) begins in quads and masks
     for i in range(n_pages):
         # --extra: ID cards (some held up by a hand) and open books, which the first stage lacks
         special = pick(rng, ["card", "card", "spread", "held"]) if extra > 0 and rng.random() < extra else None
@@ -998,6 +1004,7 @@ def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0
             break
         else:
             continue
+        top_of_stack = len(quads)
         full = place_document(rng, scene, quads, doc, q, curl=rng.random() < 0.3, alpha=alpha)
         # a page laid on top hides what is below it: the lower masks lose that area
         masks = [np.where(full > 0, 0, m).astype(np.uint8) for m in masks]
@@ -1012,6 +1019,10 @@ def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0
             masks.append(full)
         if special == "held":
             hold(rng, scene, q)
+    # --stack-top: the pages under a stack's top one are paper showing along its sides, as under
+    # --stacking's laid page, not documents (without it each keeps its visible part as a target)
+    if stack_top and stacked:
+        quads, masks = quads[top_of_stack:], masks[top_of_stack:]
     # --stacking: a page on a stack of papers, turned and pushed off the sheet below it
     if stacking > 0 and quads and rng.random() < stacking:
         masks = lay_page_on(rng, scene, quads, masks)
@@ -1059,8 +1070,8 @@ def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0
 
 
 def _job(args):
-    seed, size, extra, crossing, corners, stacking, standing, bleed, picture_book, dense, windows = args
-    return sample(seed, size, extra, crossing, corners, stacking, standing, bleed, picture_book, dense, windows)
+    seed, size, extra, crossing, corners, stacking, standing, bleed, picture_book, dense, windows, stack_top = args
+    return sample(seed, size, extra, crossing, corners, stacking, standing, bleed, picture_book, dense, windows, stack_top)
 
 
 def main():
@@ -1095,12 +1106,15 @@ def main():
     ap.add_argument("--windows", type=float, default=0.0,
                     help="chance that a distractor is a window in a thin white frame, with thin white mullions, onto "
                          "a dark or coloured view (0: no such draw, as before)")
+    ap.add_argument("--stack-top", action="store_true",
+                    help="in the scenes whose pages are drawn as a stack, only the top page is a document, the ones "
+                         "under it paper (without it, every page of the stack is one, as before)")
     ap.add_argument("--corners", action="store_true",
                     help="a third target map, a disc at each page corner (without it, two maps, as before)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     cv2.setNumThreads(1)
-    jobs = [(a.seed * 1_000_003 + i, a.size, a.extra, a.crossing, a.corners, a.stacking, a.standing, a.bleed, a.picture_book, a.dense, a.windows) for i in range(a.count)]
+    jobs = [(a.seed * 1_000_003 + i, a.size, a.extra, a.crossing, a.corners, a.stacking, a.standing, a.bleed, a.picture_book, a.dense, a.windows, a.stack_top) for i in range(a.count)]
     images = np.lib.format.open_memmap(os.path.join(a.out, "images.tmp.npy"), "w+", np.uint8, (a.count, a.size, a.size, 3))
     targets = np.lib.format.open_memmap(os.path.join(a.out, "targets.tmp.npy"), "w+", np.uint8, (a.count, 3 if a.corners else 2, a.size, a.size))
     with Pool(a.workers, initializer=load_pools) as pool:

@@ -6,6 +6,9 @@
 #   FOLDERS=all Models/page-detector/train.sh     (a candidate, not shipped: every scene folder of README.md's runs, about
 #                                                  2 hours 20 minutes, stopped and carried on at will; see "All five
 #                                                  folders at once" there)
+#   STACK_TOP=1 FOLDERS=all Models/page-detector/train.sh
+#                                                 (the same, its stacks' lower pages paper, not documents:
+#                                                  generate.py --stack-top; see "Only a stack's top page")
 #
 # 1. installs the Debian packages whose photos and textures the scenes are made of
 #    (scripts/install-deps.sh --train) and a Python venv with PyTorch's CPU build, OpenCV, Pillow, onnx
@@ -47,20 +50,26 @@ if [[ "${ARCH:-lite}" == lite && "${FOLDERS:-recipe}" == all ]]; then
         shift
         [[ -f "$work/$name/images.npy" ]] || "$py" generate.py --out "$work/$name" "$@"
     }
-    scenes recipe --count 8000 --seed 3 --extra 0.3 --crossing 0.25 --corners
-    scenes mix --count 14000 --seed 52 --extra 0.3 --crossing 0.5 --corners --stacking 0.2 --standing 0.2 --bleed 0.2
-    scenes books --count 6000 --seed 61 --extra 0.3 --crossing 0.25 --corners --picture-book 0.6 --stacking 0.1 \
-        --standing 0.1 --bleed 0.1
-    scenes dense --count 4000 --seed 71 --extra 0.3 --crossing 0.25 --corners --picture-book 0.3 --dense 0.5 \
-        --stacking 0.1 --standing 0.1 --bleed 0.1
-    scenes windows --count 4000 --seed 81 --extra 0.3 --crossing 0.25 --corners --picture-book 0.3 --dense 0.3 \
-        --windows 0.6 --stacking 0.1 --standing 0.1 --bleed 0.1
-    "$py" train.py --data "$work/recipe" --data "$work/mix" --data "$work/books" --data "$work/dense" --data "$work/windows" \
-        --out "$work/all-folders.pt" --lite --any-orientation --epochs 3 --minutes "${MINUTES:-600}" --lr 3e-3 \
-        --average-last 2 --grey 0.1 --checkpoint "$work/all-folders.ckpt"
-    mkdir -p "$work/all-folders"
-    "$py" export.py "$work/all-folders.pt" "$work/all-folders/page-detector.onnx" --lite
-    echo "train.sh: the candidate is $work/all-folders/page-detector.onnx; score it with FOCAL_MODELS=$work/all-folders"
+    # STACK_TOP=1: every folder's stacks with only their top page a document (generate.py --stack-top),
+    # in folders and files of their own (NAME-top, all-folders-top)
+    top=() suffix=""
+    if [[ "${STACK_TOP:-0}" == 1 ]]; then top=(--stack-top) suffix="-top"; fi
+    scenes "recipe$suffix" --count 8000 --seed 3 --extra 0.3 --crossing 0.25 --corners "${top[@]}"
+    scenes "mix$suffix" --count 14000 --seed 52 --extra 0.3 --crossing 0.5 --corners --stacking 0.2 --standing 0.2 \
+        --bleed 0.2 "${top[@]}"
+    scenes "books$suffix" --count 6000 --seed 61 --extra 0.3 --crossing 0.25 --corners --picture-book 0.6 \
+        --stacking 0.1 --standing 0.1 --bleed 0.1 "${top[@]}"
+    scenes "dense$suffix" --count 4000 --seed 71 --extra 0.3 --crossing 0.25 --corners --picture-book 0.3 --dense 0.5 \
+        --stacking 0.1 --standing 0.1 --bleed 0.1 "${top[@]}"
+    scenes "windows$suffix" --count 4000 --seed 81 --extra 0.3 --crossing 0.25 --corners --picture-book 0.3 \
+        --dense 0.3 --windows 0.6 --stacking 0.1 --standing 0.1 --bleed 0.1 "${top[@]}"
+    run="all-folders$suffix"
+    "$py" train.py --data "$work/recipe$suffix" --data "$work/mix$suffix" --data "$work/books$suffix" \
+        --data "$work/dense$suffix" --data "$work/windows$suffix" --out "$work/$run.pt" --lite --any-orientation \
+        --epochs 3 --minutes "${MINUTES:-600}" --lr 3e-3 --average-last 2 --grey 0.1 --checkpoint "$work/$run.ckpt"
+    mkdir -p "$work/$run"
+    "$py" export.py "$work/$run.pt" "$work/$run/page-detector.onnx" --lite
+    echo "train.sh: the candidate is $work/$run/page-detector.onnx; score it with FOCAL_MODELS=$work/$run"
     exit 0
 fi
 if [[ "${ARCH:-lite}" == lite ]]; then
