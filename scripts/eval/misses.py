@@ -3,13 +3,17 @@
 first, and with --sheet a picture of them (the annotated quad in green, every quad found in red),
 to look at before changing a rule or a model.
 
-Usage: /usr/bin/python3 scripts/eval/misses.py [--accuracy high|low] [--below 0.9] [--sheet OUT.png] SET ...
+Usage: /usr/bin/python3 scripts/eval/misses.py [--accuracy high|low] [--below 0.9] [--sheet OUT.png]
+                                               [--maps MODEL.onnx] SET ...
 
   SET          a set's name, or a group, as dev-sets.py takes them (still sets only; a set must have
                been scored at that accuracy first: scripts/eval/dev-sets.py --accuracy high SET)
   --work D     dev-sets.py's work folder (default .build/dev-sets)
   --below J    list the stills whose JI is below J (default 0.9; 1.01 lists every still)
   --sheet F    also draw them, each scaled to --height pixels high, rows of --columns, into F (.png)
+  --maps M     with --sheet, beside each still the page network M's maps of it as Focal's shim asks
+               for them (the frame reduced to 160 pixels along its shorter side at .high, 96 at .low,
+               its longer side kept near its proportions): page region red, outline green, corners blue
 
 Reads the score reports dev-sets.py keeps (WORK/predictions/ACCURACY/SET.score.json) and each set's
 corners.json; runs nothing. Needs Debian's python3-opencv for --sheet.
@@ -49,8 +53,32 @@ def misses(name, folder, report, below):
     return out
 
 
-def sheet(rows, path, height, columns):
-    """Each miss drawn and labelled, in rows of `columns`, into `path`."""
+def network_input_size(width, height, side):
+    """The input the shim gives the page network for a width × height frame (page_model.cpp's
+    proportional_size): `side` along the shorter side, the longer one 1, 4/3 or 16/9 times it."""
+    ratio = max(width, height) / min(width, height)
+    kept = 1.0 if ratio < 1.2 else 4.0 / 3 if ratio < 1.55 else 16.0 / 9
+    length = 32 * int(round(side * kept / 32))
+    return (length, side) if width >= height else (side, length)
+
+
+def maps_tile(net, image, side, shape):
+    """The network's maps of image (BGR, full size) over a dimmed copy of it, at `shape` (h, w)."""
+    import cv2
+    import numpy as np
+    size = network_input_size(image.shape[1], image.shape[0], side)
+    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    net.setInput(cv2.dnn.blobFromImage(small, 1.0, size, (0, 0, 0), False, False))
+    maps = net.forward()[0]
+    out = cv2.resize(image, (shape[1], shape[0]), interpolation=cv2.INTER_AREA).astype(np.float32) * 0.35
+    for channel, (colour, gain) in enumerate([(2, 110), (1, 220), (0, 255)][:maps.shape[0]]):
+        out[..., colour] += cv2.resize(maps[channel], (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR) * gain
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def sheet(rows, path, height, columns, maps=None, side=160):
+    """Each miss drawn and labelled, in rows of `columns`, into `path`; with maps (a page network
+    read by OpenCV's dnn), each beside the network's maps of it at input `side`."""
     import cv2
     import numpy as np
     tiles = []
@@ -59,10 +87,17 @@ def sheet(rows, path, height, columns):
         if image is None:
             sys.exit('misses: cannot read %s' % os.path.join(folder, file))
         scale = height / image.shape[0]
+        full = image
         image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        if maps is not None:
+            image = np.hstack([image, maps_tile(maps, full, side, image.shape[:2])])
         for corners, colour in [(quad, (0, 200, 0))] + [(q, (0, 0, 255)) for q in found]:
             points = (np.array(corners, np.float64) * scale).round().astype(np.int32).reshape(-1, 1, 2)
             cv2.polylines(image, [points], True, colour, 2)
+            if maps is not None:  # the annotated quad over the maps too
+                if colour == (0, 200, 0):
+                    shift = np.array([[[image.shape[1] // 2, 0]]], np.int32)
+                    cv2.polylines(image, [points + shift], True, (255, 255, 255), 1)
         label = '%s %s JI %.2f' % (name, file[:24], ji)
         cv2.putText(image, label, (5, height - 8), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 0), 3)
         cv2.putText(image, label, (5, height - 8), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (255, 255, 255), 1)
@@ -86,6 +121,7 @@ def main():
     ap.add_argument('--sheet')
     ap.add_argument('--height', type=int, default=320)
     ap.add_argument('--columns', type=int, default=5)
+    ap.add_argument('--maps')
     args = ap.parse_args()
     rows = []
     for name in module.chosen(args.sets):
@@ -103,7 +139,11 @@ def main():
         print('%-20s %-48s JI %.3f  corner error %6.1f px  %d found' % (name, file, ji, error or 0, len(found)))
     print('%d stills below %.2f at .%s' % (len(rows), args.below, args.accuracy))
     if args.sheet and rows:
-        sheet(rows, args.sheet, args.height, args.columns)
+        maps = None
+        if args.maps:
+            import cv2
+            maps = cv2.dnn.readNetFromONNX(args.maps)
+        sheet(rows, args.sheet, args.height, args.columns, maps, 160 if args.accuracy == 'high' else 96)
 
 
 if __name__ == '__main__':
