@@ -43,7 +43,7 @@ mullions onto a dark or coloured view, which the network took for a page. With
 --stack-top, a scene whose pages are drawn as a stack (each laid on the one before, slightly
 shifted) has only the top page as a document, the pages under it paper showing along its sides,
 as --stacking's sheet below is; without it every page of the stack keeps its visible part as a
-target, which taught the network to take a stack's outline for the top page's. Without
+target, the opposite of what --stacking teaches (README.md, "Only a stack's top page"). Without
 them (P = 0) the scenes are those of the first stage, draw for draw.
 Writes DIR/images.npy (N×S×S×3 uint8, BGR) and DIR/targets.npy (N×2×S×S uint8, 0/255).
 """
