@@ -4,7 +4,7 @@ first, and with --sheet a picture of them (the annotated quad in green, every qu
 to look at before changing a rule or a model.
 
 Usage: /usr/bin/python3 scripts/eval/misses.py [--accuracy high|low] [--below 0.9] [--sheet OUT.png]
-                                               [--maps MODEL.onnx] SET ...
+                                               [--maps MODEL.onnx [--side N]] SET ...
 
   SET          a set's name, or a group, as dev-sets.py takes them (still sets only; a set must have
                been scored at that accuracy first: scripts/eval/dev-sets.py --accuracy high SET)
@@ -14,6 +14,7 @@ Usage: /usr/bin/python3 scripts/eval/misses.py [--accuracy high|low] [--below 0.
   --maps M     with --sheet, beside each still the page network M's maps of it as Focal's shim asks
                for them (the frame reduced to 160 pixels along its shorter side at .high, 96 at .low,
                its longer side kept near its proportions): page region red, outline green, corners blue
+  --side N     with --maps, the network's input N pixels along the shorter side instead
 
 Reads the score reports dev-sets.py keeps (WORK/predictions/ACCURACY/SET.score.json) and each set's
 corners.json; runs nothing. Needs Debian's python3-opencv for --sheet.
@@ -122,6 +123,7 @@ def main():
     ap.add_argument('--height', type=int, default=320)
     ap.add_argument('--columns', type=int, default=5)
     ap.add_argument('--maps')
+    ap.add_argument('--side', type=int)
     args = ap.parse_args()
     rows = []
     for name in module.chosen(args.sets):
@@ -143,7 +145,8 @@ def main():
         if args.maps:
             import cv2
             maps = cv2.dnn.readNetFromONNX(args.maps)
-        sheet(rows, args.sheet, args.height, args.columns, maps, 160 if args.accuracy == 'high' else 96)
+        side = args.side or (160 if args.accuracy == 'high' else 96)
+        sheet(rows, args.sheet, args.height, args.columns, maps, side)
 
 
 if __name__ == '__main__':
