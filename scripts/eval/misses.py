@@ -90,15 +90,16 @@ def sheet(rows, path, height, columns, maps=None, side=160):
         scale = height / image.shape[0]
         full = image
         image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        photo_width = image.shape[1]
         if maps is not None:
             image = np.hstack([image, maps_tile(maps, full, side, image.shape[:2])])
+        def outline(corners, colour, thickness, across=0):
+            points = (np.array(corners, np.float64) * scale + [across, 0]).round().astype(np.int32)
+            cv2.polylines(image, [points.reshape(-1, 1, 2)], True, colour, thickness)
         for corners, colour in [(quad, (0, 200, 0))] + [(q, (0, 0, 255)) for q in found]:
-            points = (np.array(corners, np.float64) * scale).round().astype(np.int32).reshape(-1, 1, 2)
-            cv2.polylines(image, [points], True, colour, 2)
-            if maps is not None:  # the annotated quad over the maps too
-                if colour == (0, 200, 0):
-                    shift = np.array([[[image.shape[1] // 2, 0]]], np.int32)
-                    cv2.polylines(image, [points + shift], True, (255, 255, 255), 1)
+            outline(corners, colour, 2)
+        if maps is not None:  # the annotated quad over the maps too
+            outline(quad, (255, 255, 255), 1, across=photo_width)
         label = '%s %s JI %.2f' % (name, file[:24], ji)
         cv2.putText(image, label, (5, height - 8), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 0), 3)
         cv2.putText(image, label, (5, height - 8), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (255, 255, 255), 1)
