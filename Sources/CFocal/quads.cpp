@@ -32,6 +32,11 @@
 #include <cmath>
 #include <optional>
 
+#ifdef CFOCAL_CANDIDATE_LOG
+#include <cstdio>
+#include <cstdlib>
+#endif
+
 using namespace cfocal;
 
 using namespace cfocal::quad;
@@ -485,6 +490,9 @@ public:
 
     // The best of each overlapping group, at most `limit`, in rank order.
     std::vector<Candidate> choose(int limit) {
+#ifdef CFOCAL_CANDIDATE_LOG
+        log_candidates();
+#endif
         std::vector<Candidate> kept;
         // The maps give many pages several times over, and enclosing() takes several candidates to
         // one: a quad already judged is kept or refused again, or overlaps itself where it was kept.
@@ -632,6 +640,24 @@ private:
         if (!curved) return outline_between(side.origin, side.origin + side.along * side.length);
         return mean_outline([&](double t) { return side.at(side.length * t); }, view_, scale_);
     }
+
+#ifdef CFOCAL_CANDIDATE_LOG
+    // Developers' builds only (scripts/eval/candidates.py): every candidate choose() is given, in
+    // rank order, appended to the file FOCAL_CANDIDATE_LOG names, one line each (learned, score,
+    // agreement, edges, rank, then the corners at full resolution), and a line "end" after them.
+    void log_candidates() const {
+        const char *path = std::getenv("FOCAL_CANDIDATE_LOG");
+        FILE *log = path != nullptr ? std::fopen(path, "a") : nullptr;
+        if (log == nullptr) return;
+        for (const auto &c : candidates_) {
+            std::fprintf(log, "%d %.4f %.4f %.4f %.4f", int(c.learned), c.score, c.agreement, c.edges, c.rank);
+            for (const auto &corner : at_full(c.corners)) std::fprintf(log, " %.1f %.1f", corner.x, corner.y);
+            std::fprintf(log, "\n");
+        }
+        std::fprintf(log, "end\n");
+        std::fclose(log);
+    }
+#endif
 
     Corners at_working(const Corners &q) const { return rescaled(q, 1, scale_); }
     Corners at_full(const Corners &q) const { return rescaled(q, scale_, 1); }
