@@ -447,11 +447,14 @@ import Testing
     /// side (`PageOnAStack::least_drawn_alone`, 0.7.15), it ran round both sheets of the seventh at
     /// `.high`: 0.814. Before a page kept so was spared the second look that a page the network
     /// agrees with weakly gets (`SecondLookGate`), whose quad around both sheets replaced it, the
-    /// quad ran round both sheets of the eighth and ninth at `.high`: 0.633 and 0.876.
+    /// quad ran round both sheets of the eighth and ninth at `.high`: 0.633 and 0.876. Before a page
+    /// found among the candidates inside the chosen quad was taken out of it (`PageLaidWithin`,
+    /// 0.7.21), the quad ran round both sheets of the tenth at both accuracies (0.728 / 0.726) and of
+    /// the eleventh and the ninth at `.low` (0.672, 0.874).
     @Test(arguments: [DetectorOptions.Accuracy.high, .low])
     func thePageOnTopIsFoundNotTheStack(accuracy: DetectorOptions.Accuracy) throws {
         try RealPhotoTests.expectEachFound(
-            in: Self.folder, at: accuracy, label: " stacked", count: 9, knownMisses: Self.knownMisses(at: accuracy))
+            in: Self.folder, at: accuracy, label: " stacked", count: 11, knownMisses: Self.knownMisses(at: accuracy))
     }
 
     /// Photos today's search gets wrong at `accuracy`, and how. At `.high` `test4-on-test2.jpg` was
@@ -461,7 +464,10 @@ import Testing
     static func knownMisses(at accuracy: DetectorOptions.Accuracy) -> [String: String] {
         switch accuracy {
         case .high:
-            return [:]
+            return [
+                "test6-on-a4-on-dark-background.jpg":
+                    "0.807 at .high: the page's own quad ranks first among the candidates (0.973), and the quad round both sheets takes its place (at .low the page is taken out of it: 0.994)"
+            ]
         case .low:
             return [
                 "test4-on-test2.jpg":
@@ -470,8 +476,6 @@ import Testing
                     "0.642 at .low: the page's own quad is not among the candidates, only quads around both sheets (at .high it is, and is kept: 0.988)",
                 "test2-on-inner-table.jpg":
                     "0.645 at .low: the quad runs round both sheets, half as large again as the page (at .high the page is kept: 0.952)",
-                "test6-on-test2.jpg":
-                    "0.876 at .low: the quad takes in the strip of the sheet below along the page's side (at .high the page is kept: 0.991)",
             ]
         }
     }
