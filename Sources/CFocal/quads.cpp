@@ -138,11 +138,11 @@ struct PageOnAStack {
 // PageOnAStack keeps such a page where it wins on its own rank; this takes it where it does not (the
 // network agreeing with it 0.3 to 0.7, with the quad round both 0.9). On the stacked photos
 // (scripts/eval/stack-photos.py, 0.7.21), seeds 2, 5 and 6 at .high 0.818 / 0.842 / 0.804 → 0.850 /
-// 0.896 / 0.916 (seed 2's with SecondLookGate sparing the page),
-// seeds 1, 2, 4, 5 and 6 at .low 0.794 / 0.721 / 0.803 / 0.790 / 0.748 → 0.810 / 0.780 / 0.824 /
-// 0.809 / 0.851 (19 stills, none lost); held apart, seed 3 0.802 → 0.804 at .high; no other
-// development or held-apart set moved. Where a page's quad is missed because the quad round both
-// ranks first and the page's own is not a candidate, it stays so (scripts/eval/candidates.py).
+// 0.896 / 0.916 (seed 2's with SecondLookGate sparing the page), seeds 1, 2, 4, 5 and 6 at .low
+// 0.794 / 0.721 / 0.803 / 0.790 / 0.748 → 0.810 / 0.780 / 0.824 / 0.809 / 0.851 (19 stills, none
+// lost); held apart, seed 3 0.802 → 0.804 at .high; no other development or held-apart set moved.
+// Where the page's own quad is not among the candidates, the quad round both stays
+// (scripts/eval/candidates.py tells those stills apart).
 struct PageLaidWithin {
     // The least the network must agree with the page laid on top (network_agreement). Raising it
     // leaves more stacked pages to the quad round both sheets; lowering it lets parts of pages the
