@@ -4,6 +4,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 
 namespace cfocal::quad {
@@ -158,29 +159,35 @@ bool on_border(const cv::Point2d &a, const cv::Point2d &b, cv::Size size, double
            (a.y > size.height - 1 - m && b.y > size.height - 1 - m);
 }
 
-double iou(const Corners &a, const Corners &b) {
+double overlap_area(const Corners &a, const Corners &b) {
     std::vector<cv::Point2f> pa, pb, inter;
     for (int i = 0; i < 4; ++i) {
         pa.emplace_back(float(a[i].x), float(a[i].y));
         pb.emplace_back(float(b[i].x), float(b[i].y));
     }
-    double overlap = cv::intersectConvexConvex(pa, pb, inter, true);
-    double uni = area(a) + area(b) - overlap;
+    return cv::intersectConvexConvex(pa, pb, inter, true);
+}
+
+double iou(const Corners &a, const Corners &b) {
+    const double overlap = overlap_area(a, b);
+    const double uni = area(a) + area(b) - overlap;
     return uni > 0 ? overlap / uni : 0;
 }
 
+double distance_to_sides(const cv::Point2d &p, const Corners &q) {
+    double nearest = std::numeric_limits<double>::max();
+    for (int k = 0; k < 4; ++k) {
+        const cv::Point2d along = q[(k + 1) % 4] - q[k];
+        nearest = std::min(nearest, std::abs(along.cross(p - q[k])) / std::max(cv::norm(along), 1e-9));
+    }
+    return nearest;
+}
+
 std::array<bool, 4> sides_within(const Corners &inner, const Corners &outer, double reach) {
-    auto off_outer = [&](const cv::Point2d &p) {
-        for (int k = 0; k < 4; ++k) {
-            const cv::Point2d a = outer[k], along = outer[(k + 1) % 4] - a;
-            if (std::abs(along.cross(p - a)) <= reach * std::max(cv::norm(along), 1e-9)) return false;
-        }
-        return true;
-    };
     std::array<bool, 4> within{};
     for (int k = 0; k < 4; ++k) {
         const cv::Point2d a = inner[k], b = inner[(k + 1) % 4];
-        within[k] = off_outer((a * 3 + b) / 4) && off_outer((a + b * 3) / 4);
+        within[k] = distance_to_sides((a * 3 + b) / 4, outer) > reach && distance_to_sides((a + b * 3) / 4, outer) > reach;
     }
     return within;
 }

@@ -45,11 +45,17 @@ void quads_from_mask(const cv::Mat &mask, double min_area, std::vector<Corners> 
 // Both ends of a → b within `margin` of the same image border.
 bool on_border(const cv::Point2d &a, const cv::Point2d &b, cv::Size size, double margin = 3);
 
+// The area two convex quads have in common.
+double overlap_area(const Corners &a, const Corners &b);
+
 // The intersection of two convex quads over their union.
 double iou(const Corners &a, const Corners &b);
 
+// How far p lies from the nearest of the lines through q's sides.
+double distance_to_sides(const cv::Point2d &p, const Corners &q);
+
 // Which of inner's sides run inside outer, off every line of outer's sides: both points a quarter
-// of the way in from the side's ends lie further than `reach` from each of them.
+// of the way in from the side's ends lie further than `reach` from each of them (distance_to_sides).
 std::array<bool, 4> sides_within(const Corners &inner, const Corners &outer, double reach);
 
 // outer cut short along one side: inner shares outer's side k (corners k and k + 1, each within

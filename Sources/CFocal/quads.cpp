@@ -30,7 +30,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <limits>
 #include <optional>
 
 #ifdef CFOCAL_CANDIDATE_LOG
@@ -820,12 +819,12 @@ private:
         const double around = area(c.corners);
         const Candidate *page = nullptr;
         for (const auto &e : candidates_) {
-            // e's area inside c, from their intersection over union, must be nearly all of it.
-            const double a = area(e.corners), overlap = iou(e.corners, c.corners);
+            const double a = area(e.corners);
             if (e.agreement < p.least_agreement || (page != nullptr && e.agreement <= page->agreement) ||
-                a < p.least_share * around || a > p.most_share * around || overlap * (a + around) / (1 + overlap) < 0.95 * a)
+                a < p.least_share * around || a > p.most_share * around)
                 continue;
-            if (lies_laid_within(e.corners, c.corners)) page = &e;
+            // Nearly all of e inside c; measured only for the few the cheap tests above leave.
+            if (overlap_area(e.corners, c.corners) >= 0.95 * a && lies_laid_within(e.corners, c.corners)) page = &e;
         }
         if (page == nullptr) return c;
         Candidate laid = *page;
@@ -848,7 +847,7 @@ private:
         bool inner_corner = false;
         for (int k = 0; k < 4; ++k) {
             const int before = (k + 3) % 4, after = (k + 1) % 4;
-            if (!within[before] || !within[k] || depth_inside(q[k], around) < p.least_corner_depth * std::sqrt(area(around)))
+            if (!within[before] || !within[k] || distance_to_sides(q[k], around) < p.least_corner_depth * std::sqrt(area(around)))
                 continue;
             inner_corner = true;
             if (stepping_beyond(q[before], q[k], reach) > p.most_run_on || stepping_beyond(q[after], q[k], reach) > p.most_run_on)
@@ -859,16 +858,6 @@ private:
             if (within[k] && best_stepping(q[k], q[(k + 1) % 4], reach) < p.least_stepping) return false;
         return paper_share_in_colour(at_full(q), full_, image_, frame_white_once(), PlainPaper{}.most_saturation) >=
                p.least_paper;
-    }
-
-    // How far p lies from the nearest of q's sides (their lines).
-    static double depth_inside(const cv::Point2d &p, const Corners &q) {
-        double nearest = std::numeric_limits<double>::max();
-        for (int k = 0; k < 4; ++k) {
-            const cv::Point2d along = q[(k + 1) % 4] - q[k];
-            nearest = std::min(nearest, std::abs(along.cross(p - q[k])) / std::max(cv::norm(along), 1e-9));
-        }
-        return nearest;
     }
 
     // How much a → b steps (Stepping) where it steps most, each end moved up to `reach` across it.
@@ -956,7 +945,7 @@ private:
             moved = false;
             for (const auto &d : candidates_) {
                 double a = area(c.corners), b = area(d.corners);
-                if (!(b > 1.25 * a && iou(c.corners, d.corners) * (a + b) / (1 + iou(c.corners, d.corners)) > 0.97 * a &&
+                if (!(b > 1.25 * a && overlap_area(c.corners, d.corners) > 0.97 * a &&
                       ((d.score >= std::max(o_.min_confidence, c.score - 0.08) && !liked_less(c, d)) ||
                        network_prefers(c, d) || outlined_around(c, d))))
                     continue;

@@ -27,7 +27,6 @@ still with one page. Candidates are logged by a build of the shim with CFOCAL_CA
 look's too), in rank order. The build's figures are those of .build/release/focal's from the same
 commit. Needs Debian's python3-opencv.
 """
-import argparse
 import json
 import os
 import subprocess
@@ -38,7 +37,7 @@ from concurrent.futures import ThreadPoolExecutor
 import cv2
 import numpy as np
 
-from misses import dev_sets
+from misses import dev_sets, set_arguments, still_sets
 
 BUILD_COMMAND = ('swift build -c release --product focal --build-path .build/candidate-log '
                  '-Xcxx -DCFOCAL_CANDIDATE_LOG')
@@ -100,10 +99,7 @@ def still_result(focal, accuracy, folder, still):
 
 def main():
     module = dev_sets()
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('sets', nargs='+')
-    ap.add_argument('--accuracy', choices=('high', 'low'), default='high')
-    ap.add_argument('--work', default=os.path.join(module.ROOT, '.build', 'dev-sets'))
+    ap = set_arguments(module, __doc__)
     ap.add_argument('--focal', default=os.path.join(module.ROOT, '.build', 'candidate-log', 'release', 'focal'))
     ap.add_argument('--below', type=float)
     args = ap.parse_args()
@@ -112,11 +108,7 @@ def main():
                  % (args.focal, BUILD_COMMAND))
     print('%-20s %8s %10s %8s %8s %7s' % ('set', 'reported', 'candidate', 'choice', 'before', 'stills'))
     listed = []
-    for name in module.chosen(args.sets):
-        _, kind, spec = module.SETS[name]
-        if kind != 'stills':
-            continue
-        folder = module.folder_of(name, spec, args.work)
+    for name, folder in still_sets(module, args.sets, args.work):
         truth = os.path.join(folder, 'corners.json')
         if not os.path.exists(truth):
             sys.exit('candidates: %s is not made in %s: run scripts/eval/dev-sets.py --work %s %s first'

@@ -36,6 +36,23 @@ def dev_sets():
     return module
 
 
+def set_arguments(module, description):
+    """A parser with the arguments every still-set tool takes: SET ..., --accuracy and --work."""
+    ap = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('sets', nargs='+')
+    ap.add_argument('--accuracy', choices=('high', 'low'), default='high')
+    ap.add_argument('--work', default=os.path.join(module.ROOT, '.build', 'dev-sets'))
+    return ap
+
+
+def still_sets(module, names, work):
+    """(name, folder) of each still set among names (sets or groups, as dev-sets.py takes them)."""
+    for name in module.chosen(names):
+        _, kind, spec = module.SETS[name]
+        if kind == 'stills':
+            yield name, module.folder_of(name, spec, work)
+
+
 def misses(name, folder, report, below):
     """(set, folder, file, JI, corner error, annotated quad, quads found) of each still below `below`."""
     with open(os.path.join(folder, 'corners.json')) as f:
@@ -115,10 +132,7 @@ def sheet(rows, path, height, columns, maps=None, side=160):
 
 def main():
     module = dev_sets()
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('sets', nargs='+')
-    ap.add_argument('--accuracy', choices=('high', 'low'), default='high')
-    ap.add_argument('--work', default=os.path.join(module.ROOT, '.build', 'dev-sets'))
+    ap = set_arguments(module, __doc__)
     ap.add_argument('--below', type=float, default=0.9)
     ap.add_argument('--sheet')
     ap.add_argument('--height', type=int, default=320)
@@ -127,11 +141,7 @@ def main():
     ap.add_argument('--side', type=int)
     args = ap.parse_args()
     rows = []
-    for name in module.chosen(args.sets):
-        _, kind, spec = module.SETS[name]
-        if kind != 'stills':
-            continue
-        folder = module.folder_of(name, spec, args.work)
+    for name, folder in still_sets(module, args.sets, args.work):
         report = module.score_report(args.work, args.accuracy, name)
         if not os.path.exists(report):
             sys.exit('misses: %s has no score at .%s in %s: run scripts/eval/dev-sets.py --accuracy %s %s first'
