@@ -197,6 +197,11 @@ std::vector<cv::Point> interior_grid(const Corners &q, int width, int height) {
     return points;
 }
 
+double saturation_of(const cv::Vec3d &c) {
+    const double high = std::max({c[0], c[1], c[2]}), low = std::min({c[0], c[1], c[2]});
+    return high > 8 ? (high - low) / high : 0;
+}
+
 namespace {
 
 // The colour at (x, y), as b, g, r.
@@ -208,11 +213,6 @@ cv::Vec3d colour_at(const cfocal_image &image, const std::vector<cv::Mat> &plane
     }
     const uint8_t *pixel = planes[0].ptr<uint8_t>(y) + x * channels(image.format);
     return {double(pixel[0]), double(pixel[1]), double(pixel[2])};
-}
-
-double saturation_of(const cv::Vec3d &c) {
-    const double high = std::max({c[0], c[1], c[2]}), low = std::min({c[0], c[1], c[2]});
-    return high > 8 ? (high - low) / high : 0;
 }
 
 // The grey value at points (gray), each.

@@ -107,6 +107,9 @@ double interior_saturation(const Corners &q, const cfocal_image &image);
 // brightest tenth of `whole`'s: how much of a strip beside a page is as bright as the page's paper.
 double share_as_bright_as(const Corners &part, const Corners &whole, const cv::Mat &gray, double dim);
 
+// The HSV saturation of a colour (b, g, r; 0 for one darker than 8 in every channel).
+double saturation_of(const cv::Vec3d &c);
+
 // The colour of the frame's light: the mean colour (b, g, r) of the brightest twentieth of a 32 × 32
 // grid over the frame, against which paper_share_in_colour judges what is neutral, so that paper
 // under a warm lamp is still paper. (1, 1, 1) for a gray image.

@@ -242,7 +242,11 @@ struct SidesRunOn {
 // bright without it: on the page-like frames of scripts/eval/page-like-scenes.py (seed 1), false
 // pages at .high 5 → 2 of 24 (two windows and a sign), at .low 4 → 2 (the windows), and on those of
 // seed 2, held apart, 9 / 8 → 7 / 5; no page of the development or held-apart sets lost. A keyboard
-// with pale keys stays, as plain as paper, and so does a screen showing a pale grey-green picture.
+// with pale keys stays, as plain as paper (PaperInOnePiece refuses it). A screen showing a pale
+// green picture, the brightest thing in its frame, was its own white and so neutral; where the
+// frame's white is too coloured to be light's (`most_white_saturation`), paper must be plain in the
+// raw colours as well (0.7.22: page-like seeds 1 and 4 at .high 1 and 2 → 0 and 2 false pages, at
+// .low 1 and 2 → 0 and 1; no page of any development or held-apart set moved).
 struct PlainPaper {
     // The most saturated bright paper may look, once each channel is divided by the frame's white
     // (frame_white). Raising it lets more coloured screens and signs pass for paper; lowering it
@@ -252,6 +256,15 @@ struct PlainPaper {
     // pages with large pictures printed on them (0.2 lost a magazine page with a picture band at
     // .low: 1.00 → 0.25) and more coloured things.
     double least_share = 0.1;
+    // The most saturated the frame's white (frame_white) may be and be taken for the colour of its
+    // light alone. Camera white balance leaves paper's light near neutral: the brightest things of
+    // every development and held-apart still with a document are at most 0.31 saturated (a page
+    // beside a large coloured picture), most below 0.18; on the page-like frames, where a screen or
+    // a sign is the brightest thing, up to 0.95. Beyond it, paper must be plain in the raw colours
+    // too (a screen showing a pale green picture: white 0.37). Raising it lets a bright coloured
+    // screen that is the frame's white pass for paper; lowering it judges pages in a tinted light
+    // by their raw colour as well.
+    double most_white_saturation = 0.33;
 };
 
 // Paper in one piece (QuadSearch::choose, largest_paper_piece): a page's paper runs round its print
@@ -569,7 +582,7 @@ public:
             if (c.learned) {
                 const Corners full = at_full(c.corners);
                 if (paper_share(full, full_) < least_paper ||
-                    paper_share_in_colour(full, full_, image_, frame_white_once(), plain.most_saturation) < plain.least_share ||
+                    plain_paper_share(full) < plain.least_share ||
                     largest_paper_piece(full, full_, one_piece.longest) < one_piece.least_share)
                     continue;
             }
@@ -598,6 +611,18 @@ public:
     double first_fit_radius(bool coarse) const {
         return coarse ? std::max(4.0, 1.2 * std::max(full_.cols, full_.rows) / double(o_.page_model_input))
                       : std::max(4.0, 2.5 / scale_);
+    }
+
+    // The share of the quad q (full resolution) that is paper plain in the frame's light
+    // (paper_share_in_colour, PlainPaper), and, where the frame's white is too saturated to be the
+    // light's colour, in its raw colours too: the less of the two.
+    double plain_paper_share(const Corners &q) {
+        const PlainPaper plain;
+        const cv::Vec3d white = frame_white_once();
+        const double share = paper_share_in_colour(q, full_, image_, white, plain.most_saturation);
+        if (saturation_of(white) <= plain.most_white_saturation) return share;
+        const double level = std::max({white[0], white[1], white[2]});
+        return std::min(share, paper_share_in_colour(q, full_, image_, cv::Vec3d(level, level, level), plain.most_saturation));
     }
 
     // The frame's white (frame_white), found once a search, when a candidate is first judged.
@@ -856,8 +881,7 @@ private:
         if (!inner_corner) return false;
         for (int k = 0; k < 4; ++k)
             if (within[k] && best_stepping(q[k], q[(k + 1) % 4], reach) < p.least_stepping) return false;
-        return paper_share_in_colour(at_full(q), full_, image_, frame_white_once(), PlainPaper{}.most_saturation) >=
-               p.least_paper;
+        return plain_paper_share(at_full(q)) >= p.least_paper;
     }
 
     // How much a → b steps (Stepping) where it steps most, each end moved up to `reach` across it.

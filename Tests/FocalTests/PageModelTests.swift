@@ -345,6 +345,17 @@ import Testing
         try expectNothingFound(in: ["05-keyboard.jpg", "17-keyboard-keyboard.jpg"], accuracy: accuracy)
     }
 
+    /// A rendered frame with no document (`scripts/eval/page-like-scenes.py 1`, page-like-1): a
+    /// monitor showing a pale green picture in its black bezel on a dark desk. Its picture is the
+    /// brightest thing in the frame, and so was the white that paper's colour was judged against:
+    /// it passed for plain paper and was a page at both accuracies until paper had to be plain in
+    /// the raw colours too where the frame's white is too coloured to be light's
+    /// (`PlainPaper::most_white_saturation` in the shim).
+    @Test(arguments: [DetectorOptions.Accuracy.high, .low])
+    func screensShowingAPalePictureGiveNothing(accuracy: DetectorOptions.Accuracy) throws {
+        try expectNothingFound(in: ["18-monitor.jpg"], accuracy: accuracy)
+    }
+
     /// Expects no rectangle in each of the page-like frames named (`Resources/page_like`).
     private func expectNothingFound(in files: [String], accuracy: DetectorOptions.Accuracy) throws {
         let folder = RealPhotoTests.folder("page_like")

@@ -86,16 +86,16 @@ SETS = {
                                  generator('bow-photos.py', 'OUT', str(seed), '16', env={'BOW_MAX': '0.10'}))
        for seed in (21, 22, 23)},
     **{'stacks-%d' % seed: ('held' if seed == 3 else 'development', 'stills', generator('stack-photos.py', str(seed), 'OUT'))
-       for seed in (1, 2, 3, 4, 5, 6)},
+       for seed in (1, 2, 3, 4, 5, 6, 7, 8)},
     # made after 0.7.15: standing seeds 4 and 5, blank seeds 6 and 7
     **{'standing-%d' % seed: ('held' if seed in (3, 5) else 'development', 'stills',
-                              generator('standing-objects.py', 'OUT', str(seed), '12')) for seed in (1, 2, 3, 4, 5)},
+                              generator('standing-objects.py', 'OUT', str(seed), '12')) for seed in (1, 2, 3, 4, 5, 6, 7, 8)},
     **{'blank-%d' % seed: ('held' if seed in (5, 7) else 'development', 'stills',
                            generator('standing-objects.py', 'OUT', str(seed), '12', env={'BLANK': '1'}))
-       for seed in (4, 5, 6, 7)},
+       for seed in (4, 5, 6, 7, 8, 9)},
     # made after 0.7.10: pages with a large picture printed to their edges (a magazine page); 3 and 4 after 0.7.15
     **{'pictures-%d' % seed: ('held' if seed in (2, 4) else 'development', 'stills',
-                              generator('picture-pages.py', str(seed), 'OUT')) for seed in (1, 2, 3, 4)},
+                              generator('picture-pages.py', str(seed), 'OUT')) for seed in (1, 2, 3, 4, 5, 6, 7, 8)},
     # made after 0.7.12: frames with no document, only things shaped like one (every detection a false page);
     # 3 and 4 after 0.7.17, looked into, and 5 held apart
     **{'page-like-%d' % seed: ('held' if seed in (2, 5) else 'development', 'empty',
