@@ -260,10 +260,10 @@ struct PlainPaper {
     // light alone. Camera white balance leaves paper's light near neutral: the brightest things of
     // every development and held-apart still with a document are at most 0.31 saturated (a page
     // beside a large coloured picture), most below 0.18; on the page-like frames, where a screen or
-    // a sign is the brightest thing, up to 0.95. Beyond it, paper must be plain in the raw colours
-    // too (a screen showing a pale green picture: white 0.37). Raising it lets a bright coloured
-    // screen that is the frame's white pass for paper; lowering it judges pages in a tinted light
-    // by their raw colour as well.
+    // a sign is the brightest thing, up to 0.95 (scripts/eval/frame-whites.py). Beyond it, paper
+    // must be plain in the raw colours too (a screen showing a pale green picture: white 0.37).
+    // Raising it lets a bright coloured screen that is the frame's white pass for paper; lowering
+    // it judges pages in a tinted light by their raw colour as well.
     double most_white_saturation = 0.33;
 };
 
