@@ -4,8 +4,8 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
-#include <limits>
 #include <cmath>
+#include <limits>
 
 namespace cfocal::quad {
 

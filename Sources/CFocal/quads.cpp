@@ -865,15 +865,15 @@ private:
     // do not run on beyond that corner; and q is mostly plain paper.
     bool lies_laid_within(const Corners &q, const Corners &around) {
         const PageLaidWithin p;
-        const auto within = sides_within(q, around, PageOnAStack{}.reach * std::sqrt(area(around)));
+        const double size = std::sqrt(area(around));
+        const auto within = sides_within(q, around, PageOnAStack{}.reach * size);
         const auto inside = std::count(within.begin(), within.end(), true);
         if (inside != 2 && inside != 3) return false;
         const double reach = p.reach * std::max(small_.cols, small_.rows);
         bool inner_corner = false;
         for (int k = 0; k < 4; ++k) {
             const int before = (k + 3) % 4, after = (k + 1) % 4;
-            if (!within[before] || !within[k] || distance_to_sides(q[k], around) < p.least_corner_depth * std::sqrt(area(around)))
-                continue;
+            if (!within[before] || !within[k] || distance_to_sides(q[k], around) < p.least_corner_depth * size) continue;
             inner_corner = true;
             if (stepping_beyond(q[before], q[k], reach) > p.most_run_on || stepping_beyond(q[after], q[k], reach) > p.most_run_on)
                 return false;

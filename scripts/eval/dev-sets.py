@@ -87,7 +87,8 @@ SETS = {
        for seed in (21, 22, 23)},
     **{'stacks-%d' % seed: ('held' if seed == 3 else 'development', 'stills', generator('stack-photos.py', str(seed), 'OUT'))
        for seed in (1, 2, 3, 4, 5, 6, 7, 8)},
-    # made after 0.7.15: standing seeds 4 and 5, blank seeds 6 and 7
+    # made after 0.7.15: standing seeds 4 and 5, blank seeds 6 and 7; after 0.7.21, never tuned on before
+    # they were scored: stacks 7 and 8, standing 6 to 8, blank 8 and 9, pictures 5 to 8
     **{'standing-%d' % seed: ('held' if seed in (3, 5) else 'development', 'stills',
                               generator('standing-objects.py', 'OUT', str(seed), '12')) for seed in (1, 2, 3, 4, 5, 6, 7, 8)},
     **{'blank-%d' % seed: ('held' if seed in (5, 7) else 'development', 'stills',

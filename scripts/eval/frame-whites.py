@@ -21,7 +21,7 @@ import sys
 import cv2
 import numpy as np
 
-from misses import dev_sets, set_arguments
+from misses import dev_sets, set_arguments, still_sets
 
 BOUND = 0.33  # PlainPaper::most_white_saturation
 
@@ -46,11 +46,7 @@ def main():
     ap = set_arguments(module, __doc__)
     args = ap.parse_args()
     print('%-20s %7s %7s  %s' % ('set', 'most', 'p90', 'stills above %.2f' % BOUND))
-    for name in module.chosen(args.sets):
-        _, kind, spec = module.SETS[name]
-        if kind not in ('stills', 'empty'):
-            continue
-        folder = module.folder_of(name, spec, args.work)
+    for name, folder in still_sets(module, args.sets, args.work, kinds=('stills', 'empty')):
         truth = os.path.join(folder, 'corners.json')
         if not os.path.exists(truth):
             sys.exit('frame-whites: %s is not made in %s: run scripts/eval/dev-sets.py --work %s %s first'

@@ -45,11 +45,12 @@ def set_arguments(module, description):
     return ap
 
 
-def still_sets(module, names, work):
-    """(name, folder) of each still set among names (sets or groups, as dev-sets.py takes them)."""
+def still_sets(module, names, work, kinds=('stills',)):
+    """(name, folder) of each still set among names (sets or groups, as dev-sets.py takes them);
+    `kinds` ('stills', 'empty') the kinds of set of single frames to take."""
     for name in module.chosen(names):
         _, kind, spec = module.SETS[name]
-        if kind == 'stills':
+        if kind in kinds:
             yield name, module.folder_of(name, spec, work)
 
 
