@@ -218,13 +218,22 @@ struct ObjectsBeside {
 // its middle 0.225 → 0.997 (pictures-3) and an ID card cut at its black stripe 0.717 → 0.998 (fill-4,
 // as the set's PNG; saved as JPEG the rule does not fire); at
 // .low a clip of seed 13 0.962 → 0.975; held apart, pictures-2 and blank-7 one page each (CHANGELOG
-// 0.7.17); nothing else moved.
+// 0.7.17); nothing else moved. One side stepping faintly where the cut is even (0.7.23): at .high
+// pictures-1 / 3 0.971 / 0.784 → 0.979 / 0.856, blank-6 0.890 → 0.896; nothing else moved at
+// either accuracy, held apart included.
 struct SidesRunOn {
     // The least share of each neighbouring side's piece beyond the quad that must step (Stepping).
     // Lowering it lets a quad grow over something lined up with the page (a sheet below pushed
     // straight along it, a second card in a row); raising it keeps more pages cut where the
     // picture's grey meets the desk's.
     double least_stepping = 0.6;
+    // Or, where the quad around is cut evenly (each neighbouring side keeps within `most_uneven` of
+    // the other's share), the least share that must step on the fainter side, the other stepping
+    // `least_stepping`: a dark picture band printed across a page on a dark desk leaves one of the
+    // page's sides beside it a faint step (0.18 to 0.26 on the quads round pictures-3's inner table,
+    // its other side 0.96). Lowering either lets a quad grow over a sheet lined up below the page on one
+    // side; raising `most_uneven` lets it grow over a slanted run of the desk beyond a page's end.
+    double least_fainter_stepping = 0.25, most_uneven = 0.1;
     // The most of each neighbouring side the quad may already cover: the quad around adds a strip of
     // at least a tenth. Raising it lets thinner strips be added, which the band search handles.
     double most_kept = 0.9;
@@ -945,7 +954,11 @@ private:
             if (!cut || std::min(cut->kept[0], cut->kept[1]) <= 0 || std::max(cut->kept[0], cut->kept[1]) > p.most_kept)
                 continue;
             const auto stepped = stepped_beyond(*cut);
-            if (std::min(stepped[0], stepped[1]) < p.least_stepping) continue;
+            const bool both_step = std::min(stepped[0], stepped[1]) >= p.least_stepping;
+            const bool one_steps_cut_evenly = std::max(stepped[0], stepped[1]) >= p.least_stepping &&
+                                              std::min(stepped[0], stepped[1]) >= p.least_fainter_stepping &&
+                                              std::abs(cut->kept[0] - cut->kept[1]) <= p.most_uneven;
+            if (!both_step && !one_steps_cut_evenly) continue;
             Candidate around = c;
             around.corners = d.corners;
             return around;

@@ -411,11 +411,20 @@ import Testing
     /// Before a quad gave way to one around it whose sides run on from its own along the image's
     /// edges (`SidesRunOn` in the shim's quads.cpp, 0.7.17), the quad of
     /// `a4-on-white-background-band-across.jpg` at `.high` was the text below the band: Jaccard
-    /// index 0.225.
+    /// index 0.225. Before it also did so where one of those sides steps only faintly, a dark band
+    /// against a dark desk (0.7.23), the quad of `inner-table-on-a-dark-desk-band-across.jpg` at
+    /// `.high` was the table's heading above the band: 0.201.
     @Test(arguments: [DetectorOptions.Accuracy.high, .low])
     func theWholePageIsFoundPictureIncluded(accuracy: DetectorOptions.Accuracy) throws {
-        try RealPhotoTests.expectEachFound(in: Self.folder, at: accuracy, label: " with pictures", count: 3)
+        try RealPhotoTests.expectEachFound(
+            in: Self.folder, at: accuracy, label: " with pictures", count: 4,
+            knownMisses: accuracy == .low ? Self.knownMissesAtLow : [:])
     }
+
+    static let knownMissesAtLow = [
+        "inner-table-on-a-dark-desk-band-across.jpg":
+            "0.201 at .low: no quad round the whole page is among the candidates (the network at 96 takes the band for desk)"
+    ]
 }
 
 /// White sheets on a pale desk under a cylinder and a box standing on and across them, seen by a grey
@@ -429,15 +438,15 @@ import Testing
     /// `box-across-the-left-side.png` ran round the box's far side at `.high`: Jaccard index 0.820.
     @Test(arguments: [DetectorOptions.Accuracy.high, .low])
     func theSheetIsFoundNotTheObjectsBesideIt(accuracy: DetectorOptions.Accuracy) throws {
-        let knownMisses =
-            accuracy == .low
-            ? [
-                "box-across-the-left-side.png":
-                    "0.750 at .low: the quad runs round the box's far side, and no quad inside it shares its other sides (at .high one does and is taken: 0.993)"
-            ] : [:]
         try RealPhotoTests.expectEachFound(
-            in: Self.folder, at: accuracy, label: " under standing objects", count: 3, knownMisses: knownMisses)
+            in: Self.folder, at: accuracy, label: " under standing objects", count: 3,
+            knownMisses: accuracy == .low ? Self.knownMissesAtLow : [:])
     }
+
+    static let knownMissesAtLow = [
+        "box-across-the-left-side.png":
+            "0.750 at .low: the quad runs round the box's far side, and no quad inside it shares its other sides (at .high one does and is taken: 0.993)"
+    ]
 }
 
 /// Real photos of a page with another photo's page laid on it (Resources/stacked_photos): the page
