@@ -43,7 +43,7 @@ def saturation(colour):
 
 def main():
     module = dev_sets()
-    ap = set_arguments(module, __doc__)
+    ap = set_arguments(module, __doc__, accuracy=False)
     args = ap.parse_args()
     print('%-20s %7s %7s  %s' % ('set', 'most', 'p90', 'stills above %.2f' % BOUND))
     for name, folder in still_sets(module, args.sets, args.work, kinds=('stills', 'empty')):

@@ -36,11 +36,13 @@ def dev_sets():
     return module
 
 
-def set_arguments(module, description):
-    """A parser with the arguments every still-set tool takes: SET ..., --accuracy and --work."""
+def set_arguments(module, description, accuracy=True):
+    """A parser with the arguments every still-set tool takes: SET ..., --work and, for the tools
+    that read a run's reports or run focal (`accuracy`), --accuracy."""
     ap = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('sets', nargs='+')
-    ap.add_argument('--accuracy', choices=('high', 'low'), default='high')
+    if accuracy:
+        ap.add_argument('--accuracy', choices=('high', 'low'), default='high')
     ap.add_argument('--work', default=os.path.join(module.ROOT, '.build', 'dev-sets'))
     return ap
 
