@@ -220,7 +220,10 @@ struct ObjectsBeside {
 // .low a clip of seed 13 0.962 → 0.975; held apart, pictures-2 and blank-7 one page each (CHANGELOG
 // 0.7.17); nothing else moved. One side stepping faintly where the cut is even (0.7.23): at .high
 // pictures-1 / 3 0.971 / 0.784 → 0.979 / 0.856, blank-6 0.890 → 0.896; nothing else moved at
-// either accuracy, held apart included.
+// either accuracy, held apart included. Shared corners 0.03 of the quad's size apart, not 0.02
+// (0.7.24): at .high pictures-6 / 7 0.764 / 0.870 → 0.829 / 0.924, at .low held-apart pictures-2
+// 0.795 → 0.856; lost, the clips of seed 7 at .high 0.986 → 0.985 and stacks-8 at .low 0.846 →
+// 0.843.
 struct SidesRunOn {
     // The least share of each neighbouring side's piece beyond the quad that must step (Stepping).
     // Lowering it lets a quad grow over something lined up with the page (a sheet below pushed
@@ -241,8 +244,13 @@ struct SidesRunOn {
     // at a picture, which the network does not take for page; lowering it lets quads the network
     // sees little page in grow out.
     double least_score = 0.8;
-    // How near (of the quad around's size) the quads' shared corners must be.
-    double near = 0.02;
+    // How near (of the quad around's size) the quads' shared corners must be. The quads round a
+    // whole page are the network's, coarse, and the part cut off is fitted to the image's edges:
+    // on pictures-6 / 7's band pages their shared corners lie further apart than 0.02 of its size
+    // (0.7.24: at 0.02 the text above or below the band was reported). Raising it lets a quad give
+    // way to one whose far side is another line (at 0.04 a document grew over the desk on 17 frames
+    // of a clip of seed 13 at .low: 0.978 → 0.974).
+    double near = 0.03;
 };
 
 // Paper that is plain in the frame's light (QuadSearch::choose, paper_share_in_colour): besides being
