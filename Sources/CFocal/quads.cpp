@@ -234,8 +234,9 @@ struct SidesRunOn {
     // the other's share), the least share that must step on the fainter side, the other stepping
     // `least_stepping`: a dark picture band printed across a page on a dark desk leaves one of the
     // page's sides beside it a faint step (0.18 to 0.26 on the quads round pictures-3's inner table,
-    // its other side 0.96). Lowering either lets a quad grow over a sheet lined up below the page on one
-    // side; raising `most_uneven` lets it grow over a slanted run of the desk beyond a page's end.
+    // its other side 0.96). Lowering either lets a quad grow over a sheet lined up below the page
+    // on one side; raising `most_uneven` lets it grow over a slanted run of the desk beyond a page's
+    // end (pictures-1's table page, kept 0.70 and 0.99).
     double least_fainter_stepping = 0.25, most_uneven = 0.1;
     // The most of each neighbouring side the quad may already cover: the quad around adds a strip of
     // at least a tenth. Raising it lets thinner strips be added, which the band search handles.
@@ -245,9 +246,9 @@ struct SidesRunOn {
     // sees little page in grow out.
     double least_score = 0.8;
     // How near (of the quad around's size) the quads' shared corners must be. The quads round a
-    // whole page are the network's, coarse, and the part cut off is fitted to the image's edges:
-    // on pictures-6 / 7's band pages their shared corners lie further apart than 0.02 of its size
-    // (0.7.24: at 0.02 the text above or below the band was reported). Raising it lets a quad give
+    // whole page are the network's, coarse, while the page's part beside the picture has its sides
+    // fitted to the image's edges: on pictures-6 / 7's band pages their shared corners lie further
+    // apart than 0.02 (0.7.24: at 0.02 the text above or below the band was reported). Raising it lets a quad give
     // way to one whose far side is another line (at 0.04 a document grew over the desk on 17 frames
     // of a clip of seed 13 at .low: 0.978 → 0.974).
     double near = 0.03;
