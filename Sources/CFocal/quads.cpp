@@ -248,9 +248,9 @@ struct SidesRunOn {
     // How near (of the quad around's size) the quads' shared corners must be. The quads round a
     // whole page are the network's, coarse, while the page's part beside the picture has its sides
     // fitted to the image's edges: on pictures-6 / 7's band pages their shared corners lie further
-    // apart than 0.02 (0.7.24: at 0.02 the text above or below the band was reported). Raising it lets a quad give
-    // way to one whose far side is another line (at 0.04 a document grew over the desk on 17 frames
-    // of a clip of seed 13 at .low: 0.978 → 0.974).
+    // apart than 0.02 (0.7.24: at 0.02 the text above or below the band was reported). Raising it
+    // lets a quad give way to one whose far side is another line (at 0.04 a document grew over the
+    // desk on 17 frames of a clip of seed 13 at .low: 0.978 → 0.974).
     double near = 0.03;
 };
 
