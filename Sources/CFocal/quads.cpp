@@ -285,6 +285,24 @@ struct PlainPaper {
     double most_white_saturation = 0.33;
 };
 
+// A page mostly picture (QuadSearch::paper_enough): a photograph printed over two thirds of a page
+// leaves less than `least_paper` (0.35) of it paper, as little as a window's white frame and pale
+// shapes leave of a window. The page's paper is plain, near-neutral paper nearly all of it; much
+// of the window's is pale colour. Measured on every network quad the development sets' searches
+// judged (a debugging build printing each quad's shares): of the picture pages' quads with 0.25 to
+// 0.35 paper, most have 0.8 to 0.95 of it plain (a few, on band pages and a page with graphics, 0.4
+// to 0.75, and stay refused); of the windows' and signs' on the page-like frames of seeds 1, 3 and
+// 4, at most 0.75.
+struct PictureOnPaper {
+    // The least paper share (paper_share) of a page mostly picture. Raising it refuses more pages
+    // with large photographs; lowering it lets more framed pictures be weighed.
+    double least_paper = 0.25;
+    // The least share of that paper which must be plain (plain_paper_share over paper_share).
+    // Lowering it lets windows with pale coloured shapes through; raising it refuses pages whose
+    // paper is tinted by the light.
+    double least_plain_of_paper = 0.8;
+};
+
 // Paper in one piece (QuadSearch::choose, largest_paper_piece): a page's paper runs round its print
 // in one piece, or in two or three where a cable, a pen or a picture band crosses it. A keyboard's
 // pale keys are as plain as paper but many pieces of one size, each the gaps' darkness apart.
@@ -589,21 +607,9 @@ public:
             if (o_.max_interior_saturation < 1 && !c.learned &&
                 interior_saturation(at_full(c.corners), image_) > o_.max_interior_saturation)
                 continue;
-            // The network, pretrained on photographs, takes a picture in a white frame for a page
-            // printed with one; a page is mostly paper. Raising `least_paper` rejects more pages
-            // that are mostly a dark picture; lowering it lets framed pictures through. Judged on
-            // the network's own quad, before bands and pictures printed to the edge (not paper) are
-            // added to it, and so before that search is paid for.
-            const double least_paper = 0.35;
-            const PlainPaper plain;
-            const PaperInOnePiece one_piece;
-            if (c.learned) {
-                const Corners full = at_full(c.corners);
-                if (paper_share(full, full_) < least_paper ||
-                    plain_paper_share(full) < plain.least_share ||
-                    largest_paper_piece(full, full_, one_piece.longest) < one_piece.least_share)
-                    continue;
-            }
+            // Judged on the network's own quad, before bands and pictures printed to the edge (not
+            // paper) are added to it, and so before that search is paid for.
+            if (c.learned && !paper_enough(at_full(c.corners))) continue;
             // A part of a page cut off at a picture printed across it is, to the network, a page.
             if (c.learned) c = run_on_past_what_cuts_it(c);
             // The network's quad stops at a band or a picture printed to the document's edge; its
@@ -629,6 +635,22 @@ public:
     double first_fit_radius(bool coarse) const {
         return coarse ? std::max(4.0, 1.2 * std::max(full_.cols, full_.rows) / double(o_.page_model_input))
                       : std::max(4.0, 2.5 / scale_);
+    }
+
+    // Whether the network's quad q (full resolution) is paper enough to be a page: mostly paper,
+    // or a page mostly picture (PictureOnPaper); partly plain paper (PlainPaper); its paper largely
+    // in one piece (PaperInOnePiece). The network, pretrained on photographs, takes a picture in a
+    // white frame for a page printed with one. Raising `least_paper` rejects more pages that are
+    // mostly a dark picture; lowering it lets framed pictures through.
+    bool paper_enough(const Corners &q) {
+        const double least_paper = 0.35;
+        const PictureOnPaper picture;
+        const double paper = paper_share(q, full_);
+        if (paper < std::min(least_paper, picture.least_paper)) return false;
+        const double plain = plain_paper_share(q);
+        if (paper < least_paper && plain < picture.least_plain_of_paper * paper) return false;
+        return plain >= PlainPaper{}.least_share &&
+               largest_paper_piece(q, full_, PaperInOnePiece{}.longest) >= PaperInOnePiece{}.least_share;
     }
 
     // The share of the quad q (full resolution) that is paper plain in the frame's light
