@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace cfocal::quad {
 
@@ -319,14 +320,18 @@ double largest_paper_piece(const Corners &q, const cv::Mat &gray, int longest) {
     const int mx = w / 25, my = h / 25;
     const cv::Mat interior = square_on(cv::Rect(mx, my, w - 2 * mx, h - 2 * my));
     const double bright = brightest_tenth(std::vector<double>(interior.begin<uint8_t>(), interior.end<uint8_t>()));
-    cv::Mat paper = interior >= paper_dim * bright, labels, stats, centroids;
-    const int pieces = cv::connectedComponentsWithStats(paper, labels, stats, centroids, 8);
-    double total = 0, largest = 0;
-    for (int k = 1; k < pieces; ++k) {
-        const double piece = stats.at<int>(k, cv::CC_STAT_AREA);
-        total += piece;
-        largest = std::max(largest, piece);
+    cv::Mat paper = interior >= paper_dim * bright, labels;
+    // The pieces' sizes are counted here: OpenCV 4.6's connectedComponentsWithStats takes eight
+    // times as long as the labelling alone (0.10 against 0.013 ms on a 150 × 110 mask, one thread,
+    // timed through Python's cv2 on Debian's OpenCV), the same pieces.
+    const int pieces = cv::connectedComponents(paper, labels, 8, CV_32S);
+    std::vector<int> sizes(std::max(1, pieces), 0);
+    for (int y = 0; y < labels.rows; ++y) {
+        const int *row = labels.ptr<int>(y);
+        for (int x = 0; x < labels.cols; ++x) ++sizes[row[x]];
     }
+    const double total = std::accumulate(sizes.begin() + 1, sizes.end(), 0.0);
+    const double largest = pieces > 1 ? *std::max_element(sizes.begin() + 1, sizes.end()) : 0;
     return total > 0 ? largest / total : 1;
 }
 
