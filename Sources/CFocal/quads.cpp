@@ -288,11 +288,11 @@ struct PlainPaper {
 // A page mostly picture (QuadSearch::paper_enough): a photograph printed over two thirds of a page
 // leaves less than `least_paper` (0.35) of it paper, as little as a window's white frame and pale
 // shapes leave of a window. The page's paper is plain, near-neutral paper nearly all of it; much
-// of the window's is pale colour. Measured on every network quad the development sets' searches
-// judged (a debugging build printing each quad's shares): of the picture pages' quads with 0.25 to
-// 0.35 paper, most have 0.8 to 0.95 of it plain (a few, on band pages and a page with graphics, 0.4
-// to 0.75, and stay refused); of the windows' and signs' on the page-like frames of seeds 1, 3 and
-// 4, at most 0.75.
+// of the window's is pale colour. Of every network quad with 0.25 to 0.35 paper that the
+// development sets' searches judged (scripts/eval/paper-shares.py development, at .high / .low): on
+// frames without a document (the page-like windows and signs of seeds 1, 3 and 4) at most 0.71 /
+// 0.69 of the paper is plain; the pages' own quads 0.53 / 0.41 to 0.94, most 0.8 or more (the
+// others, on band pages and a page with graphics, stay refused).
 struct PictureOnPaper {
     // The least paper share (paper_share) of a page mostly picture. Raising it refuses more pages
     // with large photographs; lowering it lets more framed pictures be weighed.
@@ -648,10 +648,28 @@ public:
         const double paper = paper_share(q, full_);
         if (paper < std::min(least_paper, picture.least_paper)) return false;
         const double plain = plain_paper_share(q);
+#ifdef CFOCAL_CANDIDATE_LOG
+        log_paper(q, paper, plain);
+#endif
         if (paper < least_paper && plain < picture.least_plain_of_paper * paper) return false;
         return plain >= PlainPaper{}.least_share &&
                largest_paper_piece(q, full_, PaperInOnePiece{}.longest) >= PaperInOnePiece{}.least_share;
     }
+
+#ifdef CFOCAL_CANDIDATE_LOG
+    // Developers' builds only (scripts/eval/paper-shares.py): each network quad paper_enough judges
+    // past its first test, appended to the file FOCAL_PAPER_LOG names, one line each (paper share,
+    // plain paper share, largest paper piece, then the corners at full resolution).
+    void log_paper(const Corners &q, double paper, double plain) const {
+        const char *path = std::getenv("FOCAL_PAPER_LOG");
+        FILE *log = path != nullptr ? std::fopen(path, "a") : nullptr;
+        if (log == nullptr) return;
+        std::fprintf(log, "%.4f %.4f %.4f", paper, plain, largest_paper_piece(q, full_, PaperInOnePiece{}.longest));
+        for (const auto &corner : q) std::fprintf(log, " %.1f %.1f", corner.x, corner.y);
+        std::fprintf(log, "\n");
+        std::fclose(log);
+    }
+#endif
 
     // The share of the quad q (full resolution) that is paper plain in the frame's light
     // (paper_share_in_colour, PlainPaper), and, where the frame's white is too saturated to be the

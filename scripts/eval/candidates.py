@@ -37,7 +37,7 @@ from concurrent.futures import ThreadPoolExecutor
 import cv2
 import numpy as np
 
-from misses import dev_sets, set_arguments, still_sets
+from misses import annotated_stills, dev_sets, set_arguments, still_sets
 
 BUILD_COMMAND = ('swift build -c release --product focal --build-path .build/candidate-log '
                  '-Xcxx -DCFOCAL_CANDIDATE_LOG')
@@ -109,12 +109,7 @@ def main():
     print('%-20s %8s %10s %8s %8s %7s' % ('set', 'reported', 'candidate', 'choice', 'before', 'stills'))
     listed = []
     for name, folder in still_sets(module, args.sets, args.work):
-        truth = os.path.join(folder, 'corners.json')
-        if not os.path.exists(truth):
-            sys.exit('candidates: %s is not made in %s: run scripts/eval/dev-sets.py --work %s %s first'
-                     % (name, args.work, args.work, name))
-        with open(truth) as f:
-            stills = [s for s in json.load(f)['stills'] if s['quad'] is not None]
+        stills = [s for s in annotated_stills('candidates', name, folder, args.work) if s['quad'] is not None]
         with ThreadPoolExecutor(max_workers=2) as pool:
             results = list(pool.map(lambda s: still_result(args.focal, args.accuracy, folder, s), stills))
         if not results:

@@ -14,14 +14,12 @@ Usage: /usr/bin/python3 scripts/eval/frame-whites.py [--work D] SET ...
 Prints, for each set, the greatest saturation of its stills' frame whites, the ninetieth percentile,
 and the stills above the bound. Runs nothing else; needs Debian's python3-opencv.
 """
-import json
 import os
-import sys
 
 import cv2
 import numpy as np
 
-from misses import dev_sets, set_arguments, still_sets
+from misses import annotated_stills, dev_sets, set_arguments, still_sets
 
 BOUND = 0.33  # PlainPaper::most_white_saturation
 
@@ -47,12 +45,7 @@ def main():
     args = ap.parse_args()
     print('%-20s %7s %7s  %s' % ('set', 'most', 'p90', 'stills above %.2f' % BOUND))
     for name, folder in still_sets(module, args.sets, args.work, kinds=('stills', 'empty')):
-        truth = os.path.join(folder, 'corners.json')
-        if not os.path.exists(truth):
-            sys.exit('frame-whites: %s is not made in %s: run scripts/eval/dev-sets.py --work %s %s first'
-                     % (name, args.work, args.work, name))
-        with open(truth) as f:
-            stills = json.load(f)['stills']
+        stills = annotated_stills('frame-whites', name, folder, args.work)
         values = []
         for still in stills:
             image = cv2.imread(os.path.join(folder, still['file']))

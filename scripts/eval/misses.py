@@ -56,6 +56,16 @@ def still_sets(module, names, work, kinds=('stills',)):
             yield name, module.folder_of(name, spec, work)
 
 
+def annotated_stills(script, name, folder, work):
+    """The stills of a set made in `work` (its corners.json's entries), or exit saying how to make it."""
+    truth = os.path.join(folder, 'corners.json')
+    if not os.path.exists(truth):
+        sys.exit('%s: %s is not made in %s: run scripts/eval/dev-sets.py --work %s %s first'
+                 % (script, name, work, work, name))
+    with open(truth) as f:
+        return json.load(f)['stills']
+
+
 def misses(name, folder, report, below):
     """(set, folder, file, JI, corner error, annotated quad, quads found) of each still below `below`."""
     with open(os.path.join(folder, 'corners.json')) as f:
