@@ -79,7 +79,10 @@ let package = Package(
         .target(
             name: "Focal",
             dependencies: ["CFocal"],
-            resources: [.copy("Models/page-detector.onnx"), .copy("Models/ppocr-v4-det.onnx")]
+            resources: [
+                .copy("Models/page-detector.onnx"), .copy("Models/page-detector-high.onnx"),
+                .copy("Models/ppocr-v4-det.onnx"),
+            ]
         ),
         .target(name: "FocalSynthetic", dependencies: ["Focal"]),
         .target(

@@ -3,12 +3,12 @@
 #
 #   Models/page-detector/train.sh [WORK_DIR]      (default: /tmp/focal-page-detector)
 #   ARCH=unet Models/page-detector/train.sh       (the network shipped before 0.4.0: model.py's U-Net, two stages, about 95 minutes)
-#   FOLDERS=all Models/page-detector/train.sh     (a candidate, not shipped: every scene folder of README.md's runs, about
-#                                                  2 hours 20 minutes, stopped and carried on at will; see "All five
-#                                                  folders at once" there)
+#   FOLDERS=all Models/page-detector/train.sh     (.high's network since 0.7.26, Sources/Focal/Models/page-detector-high.onnx:
+#                                                  every scene folder of README.md's runs, about 2 hours 20 minutes,
+#                                                  stopped and carried on at will; see "All five folders at once" there)
 #   STACK_TOP=1 FOLDERS=all Models/page-detector/train.sh
-#                                                 (the same, its stacks' lower pages paper, not documents:
-#                                                  generate.py --stack-top; see "Only a stack's top page")
+#                                                 (a candidate, not shipped: the same, its stacks' lower pages paper, not
+#                                                  documents: generate.py --stack-top; see "Only a stack's top page")
 #
 # 1. installs the Debian packages whose photos and textures the scenes are made of
 #    (scripts/install-deps.sh --train) and a Python venv with PyTorch's CPU build, OpenCV, Pillow, onnx
@@ -20,7 +20,8 @@
 # 3. fine-tunes model_lite.py's network, EfficientNet-Lite0's first stages pretrained on ImageNet under
 #    a decoder with page, outline and corner heads, on them, mirrored and turned by quarter turns, at
 #    several input shapes (train.py --lite --any-orientation, 4 epochs: about 45 minutes);
-# 4. exports Sources/Focal/Models/page-detector.onnx (export.py --lite, which prints its sha256).
+# 4. exports Sources/Focal/Models/page-detector.onnx (export.py --lite, which prints its sha256): the
+#    network .low runs (.high runs FOLDERS=all's).
 # The result differs from the committed file in its last bits (PyTorch's CPU kernels are not
 # bit-reproducible across machines); MODEL_CARD.md has the figures of the committed one.
 set -euo pipefail
@@ -36,14 +37,14 @@ if [[ ! -x "$work/venv/bin/python" ]]; then
 fi
 py="$work/venv/bin/python"
 cd "$here"
-# The candidate README.md's "All five folders at once, from ImageNet" trained: the same network from
+# .high's network (since 0.7.26; README.md's "All five folders at once, from ImageNet"): the same network from
 # ImageNet's weights on the five folders its runs made (36,000 scenes, each folder's generate.py
 # command as its section gives it; 35 to 57 minutes), for three epochs (90 to 105 minutes on the
 # machines measured; MINUTES= ends it sooner, its learning rate's cosine fitted to that budget). The training keeps its state in WORK/all-folders.ckpt
 # every 10 minutes and when stopped, so the same command, run again, carries it on: a run longer
-# than a working session is made in several. It is exported beside the work folder's scenes, not
-# over the shipped network, whose rules the shim was tuned on: score it with FOCAL_MODELS pointing
-# at the folder it names (scripts/eval/dev-sets.py).
+# than a working session is made in several. It is exported into the work folder under both names, so
+# that FOCAL_MODELS pointing there scores it at either accuracy (scripts/eval/dev-sets.py), and,
+# without STACK_TOP, over the shipped Sources/Focal/Models/page-detector-high.onnx.
 if [[ "${ARCH:-lite}" == lite && "${FOLDERS:-recipe}" == all ]]; then
     scenes() {  # NAME, then generate.py's options: a folder made once and kept
         local name="$1"
@@ -68,8 +69,12 @@ if [[ "${ARCH:-lite}" == lite && "${FOLDERS:-recipe}" == all ]]; then
         --data "$work/dense$suffix" --data "$work/windows$suffix" --out "$work/$run.pt" --lite --any-orientation \
         --epochs 3 --minutes "${MINUTES:-600}" --lr 3e-3 --average-last 2 --grey 0.1 --checkpoint "$work/$run.ckpt"
     mkdir -p "$work/$run"
-    "$py" export.py "$work/$run.pt" "$work/$run/page-detector.onnx" --lite
-    echo "train.sh: the candidate is $work/$run/page-detector.onnx; score it with FOCAL_MODELS=$work/$run"
+    "$py" export.py "$work/$run.pt" "$work/$run/page-detector-high.onnx" --lite
+    cp "$work/$run/page-detector-high.onnx" "$work/$run/page-detector.onnx"
+    echo "train.sh: the network is $work/$run/page-detector-high.onnx; score it with FOCAL_MODELS=$work/$run"
+    if [[ -z "$suffix" ]]; then
+        cp "$work/$run/page-detector-high.onnx" "$root/Sources/Focal/Models/page-detector-high.onnx"
+    fi
     exit 0
 fi
 if [[ "${ARCH:-lite}" == lite ]]; then

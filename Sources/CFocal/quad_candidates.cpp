@@ -23,6 +23,13 @@ Corners order(const std::array<cv::Point2d, 4> &points) {
     return out;
 }
 
+bool aspect_within(const Corners &q, const cfocal_quad_options &o) {
+    const double w = (cv::norm(q[1] - q[0]) + cv::norm(q[2] - q[3])) / 2;
+    const double h = (cv::norm(q[3] - q[0]) + cv::norm(q[2] - q[1])) / 2;
+    const double aspect = std::min(w, h) / std::max(std::max(w, h), 1e-9);
+    return aspect >= o.min_aspect_ratio && aspect <= o.max_aspect_ratio + 1e-9;
+}
+
 bool acceptable_shape(const Corners &q, const cfocal_quad_options &o, double shorter_image_side, cv::Size size) {
     if (!convex(q)) return false;
     double top = cv::norm(q[1] - q[0]), bottom = cv::norm(q[2] - q[3]);
@@ -33,11 +40,8 @@ bool acceptable_shape(const Corners &q, const cfocal_quad_options &o, double sho
     for (int i = 0; i < 4; ++i) cut = cut || on_border(q[i], q[(i + 1) % 4], size);
     if (!cut && (std::min(top, bottom) < 0.4 * std::max(top, bottom) || std::min(left, right) < 0.4 * std::max(left, right)))
         return false;
-    double w = (top + bottom) / 2, h = (left + right) / 2;
-    double shorter = std::min(w, h), longer = std::max(w, h);
-    if (shorter < o.min_size * shorter_image_side) return false;
-    double aspect = shorter / std::max(longer, 1e-9);
-    if (aspect < o.min_aspect_ratio || aspect > o.max_aspect_ratio + 1e-9) return false;
+    if (std::min((top + bottom) / 2, (left + right) / 2) < o.min_size * shorter_image_side) return false;
+    if (!aspect_within(q, o)) return false;
     for (int i = 0; i < 4; ++i) {
         cv::Point2d a = q[(i + 3) % 4] - q[i], b = q[(i + 1) % 4] - q[i];
         double angle = std::acos(std::max(-1.0, std::min(1.0, a.dot(b) / (cv::norm(a) * cv::norm(b))))) * 180 / CV_PI;

@@ -16,6 +16,10 @@ namespace cfocal::quad {
 // Orders four points clockwise on screen (y down), starting at the one with the smallest x + y.
 Corners order(const std::array<cv::Point2d, 4> &points);
 
+// Whether q's shorter side over its longer (each the mean of two opposite sides) is within the
+// options' aspect ratios.
+bool aspect_within(const Corners &q, const cfocal_quad_options &o);
+
 // Shape tests from the options: size, aspect ratio, interior angles.
 bool acceptable_shape(const Corners &q, const cfocal_quad_options &o, double shorter_image_side, cv::Size size);
 

@@ -53,6 +53,7 @@ struct Candidate {
     double edges = -1;     // how much of its outline lies on edges (Support::score), where rank() asked
     bool on_another = false;  // kept as a page lying on another, in place of a quad round both (enclosing)
     bool laid_within = false; // taken out of the quad round both sheets it lies on (laid_within)
+    bool shape_not_asked = false;  // chosen, but outside the caller's aspect ratios: not reported (ShapeSelection)
 };
 
 // When the page network overrules a candidate's edges in favour of a candidate around it.
@@ -252,6 +253,9 @@ struct SidesRunOn {
     // lets a quad give way to one whose far side is another line (at 0.04 a document grew over the
     // desk on 17 frames of a clip of seed 13 at .low: 0.978 → 0.974).
     double near = 0.03;
+    // How many times a quad may give way to one around it in turn. Each adds a strip of at least a
+    // tenth of the neighbouring sides (most_kept), so a few steps reach any page.
+    int most_steps = 4;
 };
 
 // Paper that is plain in the frame's light (QuadSearch::choose, paper_share_in_colour): besides being
@@ -333,6 +337,21 @@ struct OutlineLinesGate {
     double least_drawn = 0.95;
 };
 
+// Which shapes the search weighs, where the caller asks for fewer. A narrower range of aspect ratios
+// than the detector's default selects among documents: a page outside it is chosen as ever, over
+// the quads it overlaps, and then not reported (judged on the candidate chosen, before bands and
+// pictures printed to its edges are added to it). Searched within the narrower range alone, the page
+// is no candidate, and a quad across part of it is reported in its place (a receipt 0.4 wide for 1
+// tall, asked for at most 0.35, gave a quad from one of its corners across to the middle of its
+// top side, agreement 0.79: DetectorTests.aspectRatioRangeSelectsShapes).
+struct ShapeSelection {
+    // The detector's default range (DetectorOptions); the search weighs every shape within it.
+    // Lowering least_aspect lets narrower quads (a strip of a page, a cable's edge) compete with
+    // the pages they lie on wherever a caller narrows the range.
+    double least_aspect = 0.3;
+    double most_aspect = 1.0;
+};
+
 // Which frames get a second look (QuadSearch::look_again, the network at another input): those in
 // which nothing was found or the network agrees only weakly with what was, and in which the first
 // look drew something page-like (QuadSearch::can_look_again). The second look finds pages whose
@@ -380,7 +399,9 @@ void write_quad(const Corners &q, double confidence, cfocal_quad &out) {
 // choosing one per overlapping group; refining at full resolution.
 class QuadSearch {
 public:
-    QuadSearch(const cfocal_image &image, const cfocal_quad_options &o) : image_(image), o_(o) {
+    QuadSearch(const cfocal_image &image, const cfocal_quad_options &o) : image_(image), o_(o), searched_(o) {
+        searched_.min_aspect_ratio = std::min(o.min_aspect_ratio, ShapeSelection{}.least_aspect);
+        searched_.max_aspect_ratio = std::max(o.max_aspect_ratio, ShapeSelection{}.most_aspect);
         full_ = gray_of(image);
         scale_ = std::min(1.0, double(std::max(64, int(o.working_size))) / std::max(full_.cols, full_.rows));
         if (scale_ < 1) resize_by(full_, small_, scale_, cv::INTER_AREA);
@@ -388,7 +409,7 @@ public:
         cv::GaussianBlur(small_, smooth_, cv::Size(5, 5), 0);
         shorter_ = std::min(small_.cols, small_.rows);
         min_side_ = std::max(8.0, o.min_size * shorter_);
-        min_area_ = min_side_ * min_side_ * std::max(0.2, o.min_aspect_ratio) * 0.5;
+        min_area_ = min_side_ * min_side_ * std::max(0.2, searched_.min_aspect_ratio) * 0.5;
         cv::Sobel(smooth_, gx_, CV_16S, 1, 0);
         cv::Sobel(smooth_, gy_, CV_16S, 0, 1);
         bright_reference_ = percentile(smooth_, 0.98);
@@ -604,6 +625,7 @@ public:
             c = laid_within(c);
             if (std::find(judged.begin(), judged.end(), c.corners) != judged.end()) continue;
             judged.push_back(c.corners);
+            c.shape_not_asked = !aspect_within(c.corners, o_);
             if (o_.max_interior_saturation < 1 && !c.learned &&
                 interior_saturation(at_full(c.corners), image_) > o_.max_interior_saturation)
                 continue;
@@ -713,6 +735,7 @@ public:
     // Each chosen quad at full resolution, its sides moved onto the image's edges where they show.
     void report(const std::vector<Candidate> &kept, cfocal_quad *out, int32_t *count) const {
         for (const auto &k : kept) {
+            if (k.shape_not_asked) continue;  // ShapeSelection
             Corners q = at_full(k.corners);
             // Where a side shows no edge, the quad stays as found.
             if (k.learned && o_.refine) q = off_the_border(q, page_extent_scene());
@@ -726,7 +749,7 @@ public:
     }
 
 private:
-    bool acceptable(const Corners &q) const { return acceptable_shape(q, o_, shorter_, small_.size()); }
+    bool acceptable(const Corners &q) const { return acceptable_shape(q, searched_, shorter_, small_.size()); }
 
     // The network's agreement with q (network_agreement), once for quads that differ by less than a
     // working pixel at each corner: the thresholds and edge maps find many pages several times over.
@@ -994,8 +1017,19 @@ private:
     }
 
     // c, or the best ranked candidate around it that shares its far side and whose neighbouring
-    // sides run on from c's along the image's edges (SidesRunOn).
-    Candidate run_on_past_what_cuts_it(const Candidate &c) const {
+    // sides run on from c's along the image's edges (SidesRunOn), and so on outwards: a picture
+    // printed across a page can cut it more than once, each edge across the page a candidate's side.
+    Candidate run_on_past_what_cuts_it(Candidate c) const {
+        for (int step = 0; step < SidesRunOn{}.most_steps; ++step) {
+            const Candidate around = run_on_once(c);
+            if (around.corners == c.corners) break;
+            c = around;
+        }
+        return c;
+    }
+
+    // One step of run_on_past_what_cuts_it.
+    Candidate run_on_once(const Candidate &c) const {
         const SidesRunOn p;
         for (const auto &d : candidates_) {
             if (d.score < p.least_score * o_.min_confidence || d.corners == c.corners) continue;
@@ -1051,6 +1085,7 @@ private:
 
     const cfocal_image &image_;
     const cfocal_quad_options &o_;
+    cfocal_quad_options searched_;  // o_ with the shapes the search weighs (ShapeSelection)
     cv::Mat full_, small_, smooth_, gx_, gy_, strong_edges_;
     double scale_ = 1, shorter_ = 0, min_side_ = 0, min_area_ = 0, bright_reference_ = 0, give_up_ = 0;
     bool learned_ = false;

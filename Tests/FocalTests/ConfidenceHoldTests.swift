@@ -23,10 +23,11 @@ import Testing
 
     @Test func aTrackedPageIsHeldThroughAFrameOfBlurAndLetGoWhenTheBlurLasts() throws {
         let detector = try Detector(type: .rectangle, options: Self.options)
-        let sharp = try Self.frame(motion: 0), smeared = try Self.frame(motion: 32)
+        let sharp = try Self.frame(motion: 0), smeared = try Self.frame(motion: 48)
         let before = try detector.rectangles(in: sharp) + detector.rectangles(in: sharp)
         try #require(before.count == 2 && before.allSatisfy { $0.trackingID == 1 && $0.confidence >= 0.9 })
-        // On its own, the smeared frame's page is not sure enough to report.
+        // On its own, the smeared frame's page is not sure enough to report (smeared by 32 pixels,
+        // as until 0.7.25, `.high`'s network of 0.7.26 finds it on its own).
         var untracked = Self.options
         untracked.tracking = false
         #expect(try Detector(type: .rectangle, options: untracked).rectangles(in: smeared).isEmpty)

@@ -11,10 +11,9 @@ import Testing
     static let knownMisses: [String: String] = [:]
 
     /// The same, with a cable laid across the page (thePhotosWithACableAcrossThePageAreFoundWhole).
-    static let knownMissesWithACable: [String: String] = [
-        "inner-lines.webp":
-            "0.895 since 0.5.0 traces the network's regions at half the working size: the page's region leaks along the cable to the frame's right edge. Traced at the working size it was 0.928, but a box over a corner lost more (the occluded photos 0.992 → 0.974; MODEL_CARD.md)"
-    ]
+    /// `inner-lines.webp` was one from 0.5.0 to 0.7.25 (0.895: the page's region leaked along the
+    /// cable to the frame's right edge); `.high`'s network since 0.7.26 finds it (0.978).
+    static let knownMissesWithACable: [String: String] = [:]
 
     struct Still: Decodable {
         var file: String
@@ -422,14 +421,23 @@ import Testing
     @Test(arguments: [DetectorOptions.Accuracy.high, .low])
     func theWholePageIsFoundPictureIncluded(accuracy: DetectorOptions.Accuracy) throws {
         try RealPhotoTests.expectEachFound(
-            in: Self.folder, at: accuracy, label: " with pictures", count: 6,
-            knownMisses: accuracy == .low ? Self.knownMissesAtLow : [:])
+            in: Self.folder, at: accuracy, label: " with pictures", count: 6, knownMisses: Self.knownMisses(at: accuracy))
     }
 
-    static let knownMissesAtLow = [
-        "inner-table-on-a-dark-desk-band-across.jpg":
-            "0.201 at .low: no quad round the whole page is among the candidates (the network at 96 takes the band for desk)"
-    ]
+    static func knownMisses(at accuracy: DetectorOptions.Accuracy) -> [String: String] {
+        switch accuracy {
+        case .high:
+            return [
+                "inner-table-band-across.jpg":
+                    "0.890 at .high since its network of 0.7.26: the whole page's quad (0.993) is 0.33 paper, 0.75 of that plain, and is refused (PictureOnPaper asks 0.8: this network's quads on the development sets' windows reach 0.77); one running out into the wooden desk below, 0.43 paper, is reported"
+            ]
+        case .low:
+            return [
+                "inner-table-on-a-dark-desk-band-across.jpg":
+                    "0.201 at .low: no quad round the whole page is among the candidates (the network at 96 takes the band for desk)"
+            ]
+        }
+    }
 }
 
 /// White sheets on a pale desk under a cylinder and a box standing on and across them, seen by a grey
@@ -445,13 +453,23 @@ import Testing
     func theSheetIsFoundNotTheObjectsBesideIt(accuracy: DetectorOptions.Accuracy) throws {
         try RealPhotoTests.expectEachFound(
             in: Self.folder, at: accuracy, label: " under standing objects", count: 3,
-            knownMisses: accuracy == .low ? Self.knownMissesAtLow : [:])
+            knownMisses: Self.knownMisses(at: accuracy))
     }
 
-    static let knownMissesAtLow = [
-        "box-across-the-left-side.png":
-            "0.750 at .low: the quad runs round the box's far side, and no quad inside it shares its other sides (at .high one does and is taken: 0.993)"
-    ]
+    static func knownMisses(at accuracy: DetectorOptions.Accuracy) -> [String: String] {
+        switch accuracy {
+        case .high:
+            return [
+                "box-across-the-left-side.png":
+                    "0.866 at .high since its network of 0.7.26: the quad runs round the box's far side, and no candidate is nearer the sheet than 0.86 (the network before gave one inside it that shares its other sides: 0.993)"
+            ]
+        case .low:
+            return [
+                "box-across-the-left-side.png":
+                    "0.750 at .low: the quad runs round the box's far side, and no quad inside it shares its other sides"
+            ]
+        }
+    }
 }
 
 /// Real photos of a page with another photo's page laid on it (Resources/stacked_photos): the page

@@ -20,7 +20,7 @@ import Testing
     @Test(arguments: [DetectorOptions.Accuracy.low, .high])
     func aPortraitFrameRunsOnItsSideWithTheNetworksOwnMaps(accuracy: DetectorOptions.Accuracy) throws {
         let frame = try Self.portraitScene()
-        let model = try PageModel.borrow(path: nil, inputSize: PageModel.inputSize(for: accuracy))
+        let model = try PageModel.borrow(path: nil, for: accuracy)
         defer { PageModel.giveBack(model) }
         let view = AccuracyProfile.of(accuracy).pageModelView
         try model.setTurning(false)
@@ -40,7 +40,7 @@ import Testing
 
     @Test func aLandscapeFrameRunsUpright() throws {
         let frame = try SyntheticBackground.wood.render(width: Self.height, height: Self.width, seed: 7)
-        let model = try PageModel.borrow(path: nil, inputSize: PageModel.inputSize(for: .low))
+        let model = try PageModel.borrow(path: nil, for: .low)
         defer { PageModel.giveBack(model) }
         let shapesBefore = model.turnedShapeCount
         _ = try model.pageProbability(in: frame, view: AccuracyProfile.of(.low).pageModelView)

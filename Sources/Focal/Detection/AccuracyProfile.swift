@@ -6,6 +6,15 @@ import CFocal
 struct AccuracyProfile: Sendable {
     /// Long side of the image candidates are found on, in pixels.
     var workingSize: Int
+    /// The page network's file (a resource of the library; ``ModelFile`` says where else it is
+    /// looked for). Both have the same layers, and so the same cost; they were trained on
+    /// different scenes. `.low`'s (`page-detector.onnx`) on the recipe's 16 000; `.high`'s
+    /// (`page-detector-high.onnx`, `FOLDERS=all` in the recipe) on 36 000 with every kind added
+    /// since (stacked sheets, objects standing on a page, pictures printed to the edges, dense
+    /// sheets, framed windows): over the 44 development sets 0.927 → 0.940 at `.high`, the 11 held
+    /// apart 0.899 → 0.922, but at `.low`'s 96 it loses the real phone photos (0.978 → 0.965),
+    /// which decide there (`Models/page-detector/MODEL_CARD.md`).
+    var pageModelFile: String
     /// The page network's input along its shorter side (a multiple of 32). The network
     /// (EfficientNet-Lite0's first stages under a small decoder) was trained at 96 to 192. At
     /// `.high`, 160 rather than 128: a card held up in a portrait phone photo is a few dozen
@@ -63,12 +72,14 @@ struct AccuracyProfile: Sendable {
         switch accuracy {
         case .low:
             AccuracyProfile(
-                workingSize: 320, pageModelInput: 96, pageModelView: CFOCAL_PAGE_VIEW_PROPORTIONAL,
+                workingSize: 320, pageModelFile: "page-detector.onnx", pageModelInput: 96,
+                pageModelView: CFOCAL_PAGE_VIEW_PROPORTIONAL,
                 secondLookPageModelInput: 160, outlineLines: CFOCAL_OUTLINE_LINES_WHERE_UNDRAWN,
                 cutsSheetsOnClearEdges: false, straightEdgeCount: 10, findsFaceLandmarks: false, usesTextNetwork: false)
         case .high:
             AccuracyProfile(
-                workingSize: 640, pageModelInput: 160, pageModelView: CFOCAL_PAGE_VIEW_PROPORTIONAL,
+                workingSize: 640, pageModelFile: "page-detector-high.onnx", pageModelInput: 160,
+                pageModelView: CFOCAL_PAGE_VIEW_PROPORTIONAL,
                 secondLookPageModelInput: 96, outlineLines: CFOCAL_OUTLINE_LINES_ALWAYS,
                 cutsSheetsOnClearEdges: true, straightEdgeCount: 14, findsFaceLandmarks: true, usesTextNetwork: true)
         }

@@ -33,22 +33,20 @@ public final class Detector {
     /// - Throws: `.invalidArgument` for options out of range; `.modelMissing` for `.face` when
     ///   OpenCV's Haar cascades (Debian's `opencv-data`) are not installed, and for `.text` at
     ///   `.high` accuracy when the DB model (`ppocr-v4-det.onnx`) cannot be found, and for
-    ///   `.rectangle` when the page model (`page-detector.onnx`) cannot be found or read
-    ///   (unless ``DetectorOptions/usesPageModel`` is off).
+    ///   `.rectangle` when the page model (`page-detector.onnx`, `page-detector-high.onnx` at `.high`)
+    ///   cannot be found or read (unless ``DetectorOptions/usesPageModel`` is off).
     public init(type: FeatureType, options: DetectorOptions = DetectorOptions()) throws(FocalError) {
         self.type = type
         self.options = try options.validated()
         cascadeFolder = type == .face ? try HaarCascades.folder() : nil
         textSearch = type == .text ? try TextSearch(options: self.options) : nil
         let learned = type == .rectangle && options.usesPageModel
-        pageModel =
-            learned
-            ? try PageModel.borrow(path: options.pageModelPath, inputSize: PageModel.inputSize(for: options.accuracy)) : nil
-        let secondLook = AccuracyProfile.of(options.accuracy).secondLookPageModelInput
+        let profile = AccuracyProfile.of(options.accuracy)
+        pageModel = learned ? try PageModel.borrow(path: options.pageModelPath, for: options.accuracy) : nil
         secondLookPageModel =
             learned
-            ? try secondLook.map { (input) throws(FocalError) in
-                try PageModel.borrow(path: options.pageModelPath, inputSize: input)
+            ? try profile.secondLookPageModelInput.map { (input) throws(FocalError) in
+                try PageModel.borrow(path: options.pageModelPath, fileName: profile.pageModelFile, inputSize: input)
             }
             : nil
     }

@@ -1,13 +1,11 @@
 import CFocal
 
-/// Focal's learned page detector (`page-detector.onnx`), loaded on first use. OpenCV's
+/// Focal's learned page detector (`page-detector.onnx`, and `page-detector-high.onnx` at `.high`:
+/// ``AccuracyProfile/pageModelFile``), loaded on first use. OpenCV's
 /// network is not safe to share between threads while it runs, so each ``Detector`` borrows one
 /// from a process-wide pool and returns it when it is freed: services that make a detector per
 /// request do not parse the model each time.
 final class PageModel: @unchecked Sendable {
-    static let fileName = "page-detector.onnx"
-    /// The network's input at each accuracy (``AccuracyProfile`` says why these).
-    static func inputSize(for accuracy: DetectorOptions.Accuracy) -> Int { AccuracyProfile.of(accuracy).pageModelInput }
     let path: String
     let inputSize: Int
     let handle: OpaquePointer
@@ -24,13 +22,20 @@ final class PageModel: @unchecked Sendable {
     private static let pool = ModelPool<PageModel>()
     private static func poolKey(_ path: String, _ inputSize: Int) -> String { "\(inputSize) \(path)" }
 
-    /// A model for `path` (nil: the one ``ModelFile`` finds) at `inputSize`, from the pool or newly loaded.
-    static func borrow(path explicitPath: String?, inputSize: Int) throws(FocalError) -> PageModel {
+    /// A model for `path` (nil: `fileName` where ``ModelFile`` finds it) at `inputSize`, from the pool
+    /// or newly loaded.
+    static func borrow(path explicitPath: String?, fileName: String, inputSize: Int) throws(FocalError) -> PageModel {
         let path = try ModelFile.locate(
             fileName, unless: explicitPath, what: "page model", option: "DetectorOptions.pageModelPath")
         return try pool.borrow(poolKey(path, inputSize)) { () throws(FocalError) in
             try PageModel(path: path, inputSize: inputSize)
         }
+    }
+
+    /// The model `accuracy`'s first look runs (``AccuracyProfile``): its file at its input.
+    static func borrow(path: String?, for accuracy: DetectorOptions.Accuracy) throws(FocalError) -> PageModel {
+        let profile = AccuracyProfile.of(accuracy)
+        return try borrow(path: path, fileName: profile.pageModelFile, inputSize: profile.pageModelInput)
     }
 
     /// Gives a borrowed model back.
