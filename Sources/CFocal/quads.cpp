@@ -345,11 +345,11 @@ struct OutlineLinesGate {
 // tall, asked for at most 0.35, gave a quad from one of its corners across to the middle of its
 // top side, agreement 0.79: DetectorTests.aspectRatioRangeSelectsShapes).
 struct ShapeSelection {
-    // The detector's default range (DetectorOptions); the search weighs every shape within it.
-    // Lowering least_aspect lets narrower quads (a strip of a page, a cable's edge) compete with
-    // the pages they lie on wherever a caller narrows the range.
+    // The detector's default least aspect ratio (DetectorOptions.minimumAspectRatio); the search
+    // weighs every shape from it to a square (an aspect ratio, shorter side over longer, is at most
+    // 1). Lowering it lets narrower quads (a strip of a page, a cable's edge) compete with the pages
+    // they lie on wherever a caller narrows the range.
     double least_aspect = 0.3;
-    double most_aspect = 1.0;
 };
 
 // Which frames get a second look (QuadSearch::look_again, the network at another input): those in
@@ -401,7 +401,7 @@ class QuadSearch {
 public:
     QuadSearch(const cfocal_image &image, const cfocal_quad_options &o) : image_(image), o_(o), searched_(o) {
         searched_.min_aspect_ratio = std::min(o.min_aspect_ratio, ShapeSelection{}.least_aspect);
-        searched_.max_aspect_ratio = std::max(o.max_aspect_ratio, ShapeSelection{}.most_aspect);
+        searched_.max_aspect_ratio = 1;
         full_ = gray_of(image);
         scale_ = std::min(1.0, double(std::max(64, int(o.working_size))) / std::max(full_.cols, full_.rows));
         if (scale_ < 1) resize_by(full_, small_, scale_, cv::INTER_AREA);
