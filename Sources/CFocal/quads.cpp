@@ -224,7 +224,9 @@ struct ObjectsBeside {
 // either accuracy, held apart included. Shared corners 0.03 of the quad's size apart, not 0.02
 // (0.7.24): at .high pictures-6 / 7 0.764 / 0.870 → 0.829 / 0.924, at .low held-apart pictures-2
 // 0.795 → 0.856; lost, the clips of seed 7 at .high 0.986 → 0.985 and stacks-8 at .low 0.846 →
-// 0.843.
+// 0.843. A fainter side barely stepping where the quad around is more than twice as deep (0.7.27):
+// at .high pictures-3 / 6 0.912 / 0.912 → 0.974 / 0.955, nothing else moved; at .low no development
+// set moved, held-apart pictures-2 0.865 → 0.858 (a quad around out to the frame's top corners).
 struct SidesRunOn {
     // The least share of each neighbouring side's piece beyond the quad that must step (Stepping).
     // Lowering it lets a quad grow over something lined up with the page (a sheet below pushed
@@ -239,6 +241,15 @@ struct SidesRunOn {
     // on one side; raising `most_uneven` lets it grow over a slanted run of the desk beyond a page's
     // end (pictures-1's table page, kept 0.70 and 0.99).
     double least_fainter_stepping = 0.25, most_uneven = 0.1;
+    // Where the quad keeps at most `most_kept_for_a_faint_side` of each neighbouring side (the quad
+    // around is more than twice as deep), the fainter side, cut evenly, need step only
+    // `least_faint_stepping`: a picture printed across most of a page on a white desk leaves the
+    // paper's side beside it a faint step or none (pictures-6's page, 0.08; pictures-3's band page,
+    // 0.17), while a sheet lined up below a page, or a table's ruled side, adds a strip shallower than
+    // what it runs on from (quads keeping 0.56 to 0.85 grew wrongly at 0.05 on stacks-2 / 7 and
+    // pictures-7 / 8). Raising `most_kept_for_a_faint_side` lets shallower strips grow over faint
+    // sides; raising `least_faint_stepping` keeps more band pages on white desks cut.
+    double most_kept_for_a_faint_side = 0.5, least_faint_stepping = 0.05;
     // The most of each neighbouring side the quad may already cover: the quad around adds a strip of
     // at least a tenth. Raising it lets thinner strips be added, which the band search handles.
     double most_kept = 0.9;
@@ -1038,8 +1049,11 @@ private:
                 continue;
             const auto stepped = stepped_beyond(*cut);
             const bool both_step = std::min(stepped[0], stepped[1]) >= p.least_stepping;
+            const double least_fainter = std::max(cut->kept[0], cut->kept[1]) <= p.most_kept_for_a_faint_side
+                                             ? p.least_faint_stepping
+                                             : p.least_fainter_stepping;
             const bool one_steps_cut_evenly = std::max(stepped[0], stepped[1]) >= p.least_stepping &&
-                                              std::min(stepped[0], stepped[1]) >= p.least_fainter_stepping &&
+                                              std::min(stepped[0], stepped[1]) >= least_fainter &&
                                               std::abs(cut->kept[0] - cut->kept[1]) <= p.most_uneven;
             if (!both_step && !one_steps_cut_evenly) continue;
             Candidate around = c;

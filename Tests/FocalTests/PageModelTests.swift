@@ -417,11 +417,14 @@ import Testing
     /// `a4-on-white-background-band-below-the-text.jpg` at `.high` was the text above the band: 0.344.
     /// Before a page of less than 0.35 paper could be taken where most of its paper is plain
     /// (`PictureOnPaper`, 0.7.25), `.low` found nothing on
-    /// `inner-table-on-a-dark-desk-picture-over-two-thirds.jpg`.
+    /// `inner-table-on-a-dark-desk-picture-over-two-thirds.jpg`. Before a quad gave way to one
+    /// around it more than twice as deep where one of its sides barely steps (0.7.27), the quad of
+    /// `a4-on-white-background-picture-across-the-top.jpg` at `.high` was the text below the
+    /// picture, the page's paper sides hardly stepping against the white desk: 0.422.
     @Test(arguments: [DetectorOptions.Accuracy.high, .low])
     func theWholePageIsFoundPictureIncluded(accuracy: DetectorOptions.Accuracy) throws {
         try RealPhotoTests.expectEachFound(
-            in: Self.folder, at: accuracy, label: " with pictures", count: 6, knownMisses: Self.knownMisses)
+            in: Self.folder, at: accuracy, label: " with pictures", count: 7, knownMisses: Self.knownMisses)
     }
 
     static let knownMisses: [DetectorOptions.Accuracy: [String: String]] = [
@@ -431,7 +434,9 @@ import Testing
         ],
         .low: [
             "inner-table-on-a-dark-desk-band-across.jpg":
-                "0.201 at .low: no quad round the whole page is among the candidates (the network at 96 takes the band for desk)"
+                "0.201 at .low: no quad round the whole page is among the candidates (the network at 96 takes the band for desk)",
+            "a4-on-white-background-picture-across-the-top.jpg":
+                "0.863 at .low: the whole page is found, but its quad's top runs out to the frame's top corners over the white desk",
         ],
     ]
 }
