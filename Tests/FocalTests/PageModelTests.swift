@@ -420,11 +420,14 @@ import Testing
     /// `inner-table-on-a-dark-desk-picture-over-two-thirds.jpg`. Before a quad gave way to one
     /// around it more than twice as deep where one of its sides barely steps (0.7.27), the quad of
     /// `a4-on-white-background-picture-across-the-top.jpg` at `.high` was the text below the
-    /// picture, the page's paper sides hardly stepping against the white desk: 0.422.
+    /// picture, the page's paper sides hardly stepping against the white desk: 0.422. Before a quad
+    /// around might score 0.7 minimum confidences rather than 0.8 (0.7.28), the quad of
+    /// `with-graphics-picture-over-a-corner.jpg` at `.high` was the page's part above the picture:
+    /// 0.241.
     @Test(arguments: [DetectorOptions.Accuracy.high, .low])
     func theWholePageIsFoundPictureIncluded(accuracy: DetectorOptions.Accuracy) throws {
         try RealPhotoTests.expectEachFound(
-            in: Self.folder, at: accuracy, label: " with pictures", count: 7, knownMisses: Self.knownMisses)
+            in: Self.folder, at: accuracy, label: " with pictures", count: 8, knownMisses: Self.knownMisses)
     }
 
     static let knownMisses: [DetectorOptions.Accuracy: [String: String]] = [
@@ -437,6 +440,8 @@ import Testing
                 "0.201 at .low: no quad round the whole page is among the candidates (the network at 96 takes the band for desk)",
             "a4-on-white-background-picture-across-the-top.jpg":
                 "0.863 at .low: the whole page is found, but its quad's top runs out to the frame's top corners over the white desk",
+            "with-graphics-picture-over-a-corner.jpg":
+                "0.238 at .low: no quad round the whole page is among the candidates (the network at 96 takes the dark picture for desk); the page's part above it is reported",
         ],
     ]
 }
