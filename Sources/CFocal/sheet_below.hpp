@@ -69,10 +69,15 @@ struct SheetBelow {
     // - the cut must step for `least_stepping_on_clear_edges` of its length and of an end: a bowed
     //   receipt's crease steps at 0.75 of an end (four receipts, 0.960–0.997 → 0.748–0.865);
     // - the strip must be paper for `least_paper_on_clear_edges`: a card's back with its magnetic
-    //   stripe is cut at the stripe's band otherwise (eight scenes, 0.936–0.998 → 0.676–0.712).
+    //   stripe is cut at the stripe's band otherwise (eight scenes, 0.936–0.998 → 0.676–0.712);
+    // - the page left must be paper for `least_rest_paper_on_clear_edges` (0.7.29): a picture
+    //   printed to a page's edges steps as clearly as a page's side on the sheet below, and the
+    //   page's paper beside it went as that sheet (pictures-6 / 8 at .high, the part left 0.31 and
+    //   0.22 paper; the pages left on the stacked sets' clear cuts, 0.76 or more).
     // Raising any of them cuts fewer sheets below; lowering it cuts what it names off pages.
     double least_edges_around = 0.5, least_drawn_on_clear_edges = 0.3, least_share_on_clear_edges = 0.1;
     double least_stepping_on_clear_edges = 0.8, least_paper_on_clear_edges = 0.9;
+    double least_rest_paper_on_clear_edges = 0.5;
 };
 
 // What the sheet-below search reads of one frame's search.
