@@ -70,10 +70,12 @@ struct SheetBelow {
     //   receipt's crease steps at 0.75 of an end (four receipts, 0.960–0.997 → 0.748–0.865);
     // - the strip must be paper for `least_paper_on_clear_edges`: a card's back with its magnetic
     //   stripe is cut at the stripe's band otherwise (eight scenes, 0.936–0.998 → 0.676–0.712);
-    // - the page left must be paper for `least_rest_paper_on_clear_edges` (0.7.29): a picture
+    // - the page left must be plain paper (paper_share_in_colour, no more saturated in the frame's
+    //   light than `most_saturation`) for `least_rest_paper_on_clear_edges` (0.7.29): a picture
     //   printed to a page's edges steps as clearly as a page's side on the sheet below, and the
-    //   page's paper beside it went as that sheet (pictures-6 / 8 at .high, the part left 0.31 and
-    //   0.22 paper; the pages left on the stacked sets' clear cuts, 0.76 or more).
+    //   page's paper beside it went as that sheet (pictures-6 / 8 at .high, the parts left 0.14 to
+    //   0.27 plain paper, one of them a pale cyan picture 0.88 paper by brightness alone; the pages
+    //   left on the stacked sets' clear cuts, 0.76 or more).
     // Raising any of them cuts fewer sheets below; lowering it cuts what it names off pages.
     double least_edges_around = 0.5, least_drawn_on_clear_edges = 0.3, least_share_on_clear_edges = 0.1;
     double least_stepping_on_clear_edges = 0.8, least_paper_on_clear_edges = 0.9;
