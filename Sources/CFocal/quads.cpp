@@ -732,7 +732,8 @@ public:
     SheetBelowScene sheet_below_scene() {
         return {image_, full_, gx_, gy_, scale_, view_, o_.cut_sheets_on_clear_edges != 0,
                 [this](const Corners &q) { return acceptable(q); },
-                [this]() -> const std::vector<Line> & { return straight_edges(); }};
+                [this]() -> const std::vector<Line> & { return straight_edges(); },
+                [this](const Corners &q) { return plain_paper_share(q); }};
     }
 
     // The working image's long straight edges (a Canny map of its own, fainter than the outline

@@ -120,8 +120,7 @@ private:
         return on_clear_edges && area(strip) >= sheet.least_share_on_clear_edges * area(q) &&
                std::min(along, ends) >= sheet.least_stepping_on_clear_edges &&
                paper >= sheet.least_paper_on_clear_edges &&
-               paper_share_in_colour(at, full_, image_, frame_white(full_, image_), sheet.most_saturation) >=
-                   sheet.least_rest_paper_on_clear_edges;
+               scene_.plain_paper(at) >= sheet.least_rest_paper_on_clear_edges;
     }
 
     // How much less page than the rest the page map must see in `strip`, cut off q (SheetBelow).

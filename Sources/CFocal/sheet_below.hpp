@@ -70,8 +70,8 @@ struct SheetBelow {
     //   receipt's crease steps at 0.75 of an end (four receipts, 0.960–0.997 → 0.748–0.865);
     // - the strip must be paper for `least_paper_on_clear_edges`: a card's back with its magnetic
     //   stripe is cut at the stripe's band otherwise (eight scenes, 0.936–0.998 → 0.676–0.712);
-    // - the page left must be plain paper (paper_share_in_colour, no more saturated in the frame's
-    //   light than `most_saturation`) for `least_rest_paper_on_clear_edges` (0.7.29): a picture
+    // - the page left must be plain paper, as a page's own quad is judged (SheetBelowScene::
+    //   plain_paper), for `least_rest_paper_on_clear_edges` (0.7.29): a picture
     //   printed to a page's edges steps as clearly as a page's side on the sheet below, and the
     //   page's paper beside it went as that sheet (pictures-6 / 8 at .high, the parts left 0.14 to
     //   0.27 plain paper, one of them a pale cyan picture 0.88 paper by brightness alone; the pages
@@ -96,6 +96,9 @@ struct SheetBelowScene {
     std::function<bool(const Corners &)> acceptable;
     // The working image's long straight edges, found on first use and kept for the frame.
     std::function<const std::vector<Line> &()> straight_edges;
+    // The share of a quad (full resolution) that is plain paper in the frame's light, as the search
+    // judges a page's own quad (QuadSearch::plain_paper_share, PlainPaper in quads.cpp).
+    std::function<double(const Corners &)> plain_paper;
 };
 
 // q (working pixels) without the sheets it lies on, one strip at a time (a sheet can show along
