@@ -76,6 +76,12 @@ public struct FocalServer: Sendable {
     /// ``ServiceConfiguration/gracePeriod`` seconds to finish before they are cancelled.
     /// `onListening` gets the bound port (useful with port 0).
     public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+        // Every task below, and each connection's task the server starts, runs on the HTTP
+        // layer's own threads, never waiting for the shared pool.
+        try await withTaskExecutorPreference(HTTPExecutor.shared) { try await serve(onListening: onListening) }
+    }
+
+    private func serve(onListening: @escaping @Sendable (Int) -> Void) async throws {
         // Parallelism comes from the workers, one request each: OpenCV's own threads on top would
         // oversubscribe the cores (measured: 61 % of in-process throughput with them, see README).
         FocalRuntime.setOpenCVThreads(1)

@@ -151,25 +151,7 @@ private final class JobQueue: Sendable {
         for _ in 0..<threads { signals.signal() }
     }
 
-    func startThread() {
-        let context = Unmanaged.passRetained(Thread(queue: self)).toOpaque()
-        var thread = pthread_t()
-        let started = pthread_create(
-            &thread, nil,
-            { context in
-                #if canImport(Darwin)
-                    let context: UnsafeMutableRawPointer? = context
-                #endif
-                guard let context else { return nil }
-                Unmanaged<Thread>.fromOpaque(context).takeRetainedValue().run()
-                return nil
-            }, context)
-        if started == 0 {
-            pthread_detach(thread)
-        } else {
-            Unmanaged<Thread>.fromOpaque(context).release()
-        }
-    }
+    func startThread() { startOwnThread { Thread(queue: self).run() } }
 
     /// The next job, or nil once the queue stops.
     private func next() -> (@Sendable () -> Void)? {

@@ -266,6 +266,26 @@ import Testing
         #expect(metrics.contains("focal_requests_timed_out_total 1"), "\(metrics)")
     }
 
+    /// The program around the server keeps every thread of Swift concurrency's shared pool busy,
+    /// as a test process running detection beside a live server does: health is answered all the
+    /// same. Before the server's tasks had threads of their own (``HTTPExecutor``), it waited for
+    /// the program's work to end, here 10 s (a CI run: over 20 s).
+    @Test func healthAnswersWhileTheSharedPoolIsBusy() async throws {
+        let live = try await LiveServer()
+        let connection = try RawConnection(port: live.port)
+        let spinners = PoolSpinners()
+        let (text, seconds) = await offTheTestExecutor { () -> (String, Double) in
+            spinners.start(ProcessInfo.processInfo.activeProcessorCount)
+            defer { spinners.release() }
+            let start = Date()
+            connection.send("GET /v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            return (connection.receive(within: 10, until: "}").text, Date().timeIntervalSince(start))
+        }
+        let busy = "\(spinners.started) spinning tasks"
+        #expect(text.hasPrefix("HTTP/1.1 200"), "\(text.prefix(100)), after \(seconds) s, \(busy)")
+        #expect(seconds < 5, "health took \(seconds) s, \(busy)")
+    }
+
     @Test func workPastItsDeadlineStopsAtTheNextStage() async throws {
         let pool = WorkerPool(workers: 1, queueDepth: 0)
         let stages = Mutex(0)
@@ -284,6 +304,31 @@ import Testing
         #expect(stages.withLock { $0 } <= 4, "the job ran \(stages.withLock { $0 }) stages of 20")
         #expect(pool.totals.timedOut == 1 && pool.totals.stoppedAfterDeadline == 1)
     }
+}
+
+/// Tasks on Swift concurrency's shared pool that spin on the CPU until released, one per thread
+/// the pool has (one per core).
+final class PoolSpinners: Sendable {
+    private let running = Atomic(0)
+    private let released = Atomic(false)
+
+    /// How many of the tasks were running when the wait for them ended.
+    var started: Int { running.load(ordering: .relaxed) }
+
+    /// Starts `count` tasks and waits up to 2 s for them all to run (fewer run when the pool's
+    /// threads are already busy, which is as busy as it gets).
+    func start(_ count: Int) {
+        for _ in 0..<count {
+            Task.detached { [self] in
+                running.add(1, ordering: .relaxed)
+                while !released.load(ordering: .relaxed) {}
+            }
+        }
+        let deadline = Date().addingTimeInterval(2)
+        while started < count, Date() < deadline { usleep(10_000) }
+    }
+
+    func release() { released.store(true, ordering: .relaxed) }
 }
 
 /// A small seeded generator, so that the random bodies are the same on every run.

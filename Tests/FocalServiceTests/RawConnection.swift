@@ -66,11 +66,12 @@ final class RawConnection: @unchecked Sendable {
     }
 }
 
-/// `work` run on a thread of its own, its result awaited: what it times is not how soon a busy
-/// test executor resumes a task.
+/// `work` run on a new thread of its own, its result awaited: what it times is not how soon a busy
+/// test executor resumes a task. Not on a Dispatch queue: on Linux those share their threads with
+/// the test executor, and a queued block waits as long as a task does.
 func offTheTestExecutor<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(returning: work()) }
+        Thread { continuation.resume(returning: work()) }.start()
     }
 }
 
