@@ -498,11 +498,13 @@ import Testing
     /// quad ran round both sheets of the eighth and ninth at `.high`: 0.633 and 0.876. Before a page
     /// found among the candidates inside the chosen quad was taken out of it (`PageLaidWithin`,
     /// 0.7.21), the quad ran round both sheets of the tenth at both accuracies (0.728 / 0.726) and of
-    /// the eleventh and the ninth at `.low` (0.672, 0.874).
+    /// the eleventh and the ninth at `.low` (0.672, 0.874). Before a page's inner corner could have
+    /// the image step on beyond it for up to 0.8 of the way, not 0.5 (`PageLaidWithin::most_run_on`,
+    /// 0.7.31), the quad ran round both sheets of the twelfth at both accuracies (0.615).
     @Test(arguments: [DetectorOptions.Accuracy.high, .low])
     func thePageOnTopIsFoundNotTheStack(accuracy: DetectorOptions.Accuracy) throws {
         try RealPhotoTests.expectEachFound(
-            in: Self.folder, at: accuracy, label: " stacked", count: 11, knownMisses: Self.knownMisses)
+            in: Self.folder, at: accuracy, label: " stacked", count: 12, knownMisses: Self.knownMisses)
     }
 
     /// Photos today's search gets wrong at each accuracy, and how. At `.high` `test4-on-test2.jpg` was
