@@ -151,7 +151,7 @@ private final class JobQueue: Sendable {
         for _ in 0..<threads { signals.signal() }
     }
 
-    func startThread() { startOwnThread { Thread(queue: self).run() } }
+    func startThread() { startOwnThread { self.serveAsWorker() } }
 
     /// The next job, or nil once the queue stops.
     private func next() -> (@Sendable () -> Void)? {
@@ -165,23 +165,19 @@ private final class JobQueue: Sendable {
 
     private func finished() { state.withLock { $0.running -= 1 } }
 
-    private final class Thread {
-        let queue: JobQueue
-
-        init(queue: JobQueue) { self.queue = queue }
-
-        func run() {
-            #if os(Linux)
-                // Below the HTTP layer's threads, so that health checks, timers and new requests are
-                // answered even when every worker is busy. On Linux a thread's nice value is its own,
-                // and `who` 0 names the calling thread.
-                setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
-            #endif
-            WorkerDetectors.serve(WorkerDetectors()) {
-                while let job = queue.next() {
-                    job()
-                    queue.finished()
-                }
+    /// A worker thread's life: jobs in turn, each with the thread's own detectors, until the queue
+    /// stops.
+    private func serveAsWorker() {
+        #if os(Linux)
+            // Below the HTTP layer's threads, so that health checks, timers and new requests are
+            // answered even when every worker is busy. On Linux a thread's nice value is its own,
+            // and `who` 0 names the calling thread.
+            setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
+        #endif
+        WorkerDetectors.serve(WorkerDetectors()) {
+            while let job = next() {
+                job()
+                finished()
             }
         }
     }
