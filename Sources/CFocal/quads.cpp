@@ -243,10 +243,18 @@ struct SidesRunOn {
     // the other's share), the least share that must step on the fainter side, the other stepping
     // `least_stepping`: a dark picture band printed across a page on a dark desk leaves one of the
     // page's sides beside it a faint step (0.18 to 0.26 on the quads round pictures-3's inner table,
-    // its other side 0.96). Lowering either lets a quad grow over a sheet lined up below the page
-    // on one side; raising `most_uneven` lets it grow over a slanted run of the desk beyond a page's
-    // end (pictures-1's table page, kept 0.70 and 0.99).
-    double least_fainter_stepping = 0.25, most_uneven = 0.1;
+    // its other side 0.96; since 0.7.27 such deep strips pass as faint sides, below). It now judges
+    // the strips shallower than what they run on from (the quad keeps more than
+    // `most_kept_for_a_faint_side`), where a page filling the frame on a dark desk steps 0.36
+    // (fill-4's inner-lines page, 0.714 → 0.947 as it grows), and what is not page steps less: a
+    // box standing across a blank sheet's side 0.25 (blank-6's `standing06`, the quad grew round the
+    // box: 0.973 → 0.831) and a sheet below lined up with a page 0.32 (stacks-8's `09` at .low).
+    // 0.33 since 0.7.33 (0.25 before): at .high blank-6 0.898 → 0.910 and held-apart stacks-3 0.835
+    // → 0.873, at .low stacks-8 0.843 → 0.846; nothing else moved. Lowering either lets a quad grow
+    // over a sheet lined up below the page or an object beside it on one side; raising `most_uneven`
+    // lets it grow over a slanted run of the desk beyond a page's end (pictures-1's table page, kept
+    // 0.70 and 0.99).
+    double least_fainter_stepping = 0.33, most_uneven = 0.1;
     // Where the quad keeps at most `most_kept_for_a_faint_side` of each neighbouring side (the quad
     // around is more than twice as deep), the fainter side, cut evenly, need step only
     // `least_faint_stepping`: a picture printed across most of a page on a white desk leaves the
