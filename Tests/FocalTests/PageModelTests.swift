@@ -502,22 +502,23 @@ import Testing
     /// the image step on beyond it for up to 0.8 of the way, not 0.5 (`PageLaidWithin::most_run_on`,
     /// 0.7.31), the quad ran round both sheets of the twelfth at both accuracies (0.615). Before a
     /// page 0.68 plain paper sufficed there, not 0.72 (`PageLaidWithin::least_paper`, 0.7.32), it
-    /// ran round both sheets of the thirteenth at `.high` (0.776).
+    /// ran round both sheets of the thirteenth at `.high` (0.776). Before a page with one side inside
+    /// the quad round both sheets was taken out of it (`PageBesideOneStrip`, 0.7.34), that quad was
+    /// reported for the eleventh at `.high` (0.807); before the page laid within was the one ranked
+    /// highest, not the one the network agrees with most, a quad joining the fourteenth's page to the
+    /// sheet below was (0.847 at `.high`).
     @Test(arguments: [DetectorOptions.Accuracy.high, .low])
     func thePageOnTopIsFoundNotTheStack(accuracy: DetectorOptions.Accuracy) throws {
         try RealPhotoTests.expectEachFound(
-            in: Self.folder, at: accuracy, label: " stacked", count: 13, knownMisses: Self.knownMisses)
+            in: Self.folder, at: accuracy, label: " stacked", count: 14, knownMisses: Self.knownMisses)
     }
 
     /// Photos today's search gets wrong at each accuracy, and how. At `.high` `test4-on-test2.jpg` was
     /// one until the strip below its page was cut off on the image's clear edges
     /// (`SheetBelow::…_on_clear_edges`): 0.754 before; and `test-on-test4.jpg` until the page with
-    /// one side inside the quad around was kept (0.814 before).
+    /// one side inside the quad around was kept (0.814 before); and `test6-on-a4-on-dark-background.jpg`
+    /// until such a page was taken out of the quad round both sheets (0.807 before, 0.7.34).
     static let knownMisses: [DetectorOptions.Accuracy: [String: String]] = [
-        .high: [
-            "test6-on-a4-on-dark-background.jpg":
-                "0.807 at .high: the page's own quad ranks first among the candidates (0.973), and the quad round both sheets takes its place (at .low the page is taken out of it: 0.994)"
-        ],
         .low: [
             "test4-on-test2.jpg":
                 "0.847 at .low: the sheet below shows along two sides, and the strip below the page stays (the outline map draws the page's lower side for 0.4 of its length; the cut on the image's clear edges is made at .high only)",
@@ -527,7 +528,9 @@ import Testing
                 "0.645 at .low: the quad runs round both sheets, half as large again as the page (at .high the page is kept: 0.952)",
             "test4-on-inner-table-on-dark-background-8.jpg":
                 "0.776 at .low: the page's own quad is not among the candidates inside the quad round both sheets (at .high it is, and is taken: 0.970)",
-        ],
+            "test-on-a4-on-dark-background-1.jpg":
+                "0.623 at .low: no candidate comes within 0.64 of the page, only quads around both sheets (at .high the page's own is taken: 0.965)",
+        ]
     ]
 
     /// The sheet below shows to the left of the page and below it, and the page map covers both
