@@ -1023,14 +1023,15 @@ private:
         const PageBesideOneStrip p;
         const auto within = sides_within(q, around, PageOnAStack{}.reach * std::sqrt(area(around)));
         if (std::count(within.begin(), within.end(), true) != 1) return false;
+        // The geometry first: the image's steps are searched over a band round each line.
+        const auto cut = cut_along_a_side(q, around, p.near * std::sqrt(area(around)));
+        if (!cut || std::min(cut->kept[0], cut->kept[1]) < p.least_kept) return false;
         const int k = int(std::find(within.begin(), within.end(), true) - within.begin());
         const cv::Point2d a = q[k], b = q[(k + 1) % 4];
         const double reach = laid.reach * std::max(small_.cols, small_.rows);
         if (best_stepping(a, b, reach) < laid.least_stepping || stepping_beyond(b, a, reach) > p.most_run_on ||
             stepping_beyond(a, b, reach) > p.most_run_on)
             return false;
-        const auto cut = cut_along_a_side(q, around, p.near * std::sqrt(area(around)));
-        if (!cut || std::min(cut->kept[0], cut->kept[1]) < p.least_kept) return false;
         return plain_paper_share(at_full(cut->strip)) >= p.least_strip_paper && plain_paper_share(at_full(q)) >= laid.least_paper;
     }
 
