@@ -211,6 +211,24 @@ struct PageBesideOneStrip {
     double near = 0.03;
 };
 
+// When a candidate around another is refused because it is the frame's own rectangle: `least_sides`
+// of its sides lie along the image's border, none of the quad inside it does, and the network likes
+// it no better than that quad. A page wholly in view on a desk, a large dark picture printed across
+// it, got a second look whose maps joined the page's side to the frame's edges; the quad so made,
+// the page and the desk round it out to the frame, scored within 0.08 of the page and took its
+// place in enclosing() (pictures-8's `03` at .high: 0.998 → 0.672; nothing else of the development
+// sets moved at either accuracy, fill-4 and fill-10's pages filling the frame among them). A page
+// filling the frame round a table or a picture printed on it is liked better than what it holds
+// and still takes its place.
+struct FrameAround {
+    // How many of the quad around's sides must lie along the border. Raising it to 3 let a second
+    // such quad, two sides along the border, take the page's place (0.694).
+    int least_sides = 2;
+    // How near the image's border, in working pixels, both ends of a side must lie for the side to
+    // lie along it. Raising it takes quads whose sides run just inside the frame for the frame's.
+    double border = 2;
+};
+
 // When a candidate around another is refused because the network's outline map draws it less.
 struct OutlinePreference {
     // How much less of the quad around the outline map must draw (drawn_outline) than of the quad
@@ -1146,6 +1164,24 @@ private:
         return c;
     }
 
+    // Whether d, around c, is the frame's own rectangle rather than a document's outline (FrameAround).
+    bool is_frame_around(const Candidate &c, const Candidate &d) const {
+        return d.score <= c.score && sides_along_the_border(c.corners) == 0 &&
+               sides_along_the_border(d.corners) >= FrameAround{}.least_sides;
+    }
+
+    // How many of q's sides (working coordinates) lie along the image's border (FrameAround).
+    int sides_along_the_border(const Corners &q) const {
+        const double m = FrameAround{}.border, right = small_.cols - 1 - m, bottom = small_.rows - 1 - m;
+        int sides = 0;
+        for (int i = 0; i < 4; ++i) {
+            const cv::Point2d a = q[i], b = q[(i + 1) % 4];
+            if ((a.x < m && b.x < m) || (a.y < m && b.y < m) || (a.x > right && b.x > right) || (a.y > bottom && b.y > bottom))
+                ++sides;
+        }
+        return sides;
+    }
+
     // A document's outline, not a figure or photo printed inside it: an enclosing candidate that
     // scores nearly as well (within 0.08) takes c's place, and so on outwards, unless both the
     // network and the edges like it clearly less (liked_less: the card held in a hand with a cable
@@ -1156,7 +1192,8 @@ private:
     // sides (half the table page on the phone photos with a cable across it: edges 0.996,
     // network 0.58; the whole page 0.83). Nor does one the network likes no better and whose
     // outline its map draws clearly less (outlined_less: a page laid on a sheet, whose quad around
-    // both the map drew for 0.11 of its length and the page for all of it: JI 0.75 → 0.99).
+    // both the map drew for 0.11 of its length and the page for all of it: JI 0.75 → 0.99), nor the
+    // frame's own rectangle round a page wholly in view (is_frame_around, FrameAround).
     Candidate enclosing(Candidate c) const {
         for (bool moved = true; moved;) {
             moved = false;
@@ -1170,6 +1207,7 @@ private:
                     c.on_another = true;
                     continue;
                 }
+                if (is_frame_around(c, d)) continue;
                 if (!outlined_less(c, d)) {
                     c = d;
                     moved = true;

@@ -426,11 +426,14 @@ import Testing
     /// 0.241. Before a page left after cutting off a sheet below on the image's clear edges had to be
     /// half plain paper (0.7.29), `.high` cut the table's white strip beside the picture off
     /// `inner-table-on-a-dark-desk-picture-to-a-corner.jpg` (0.783) and the table below a pale band
-    /// off `inner-table-on-a-dark-desk-pale-band-across.jpg` (0.863).
+    /// off `inner-table-on-a-dark-desk-pale-band-across.jpg` (0.863). Before a quad around with two
+    /// sides or more along the image's border gave way to a page inside it wholly in view
+    /// (`FrameAround`, 0.7.35), the second look's quad round the page and the desk out to the frame
+    /// took the place of `inner-table-on-wood-picture-over-the-top.jpg` at `.high` (0.672).
     @Test(arguments: [DetectorOptions.Accuracy.high, .low])
     func theWholePageIsFoundPictureIncluded(accuracy: DetectorOptions.Accuracy) throws {
         try RealPhotoTests.expectEachFound(
-            in: Self.folder, at: accuracy, label: " with pictures", count: 10, knownMisses: Self.knownMisses)
+            in: Self.folder, at: accuracy, label: " with pictures", count: 11, knownMisses: Self.knownMisses)
     }
 
     static let knownMisses: [DetectorOptions.Accuracy: [String: String]] = [
@@ -445,6 +448,8 @@ import Testing
                 "0.863 at .low: the whole page is found, but its quad's top runs out to the frame's top corners over the white desk",
             "with-graphics-picture-over-a-corner.jpg":
                 "0.238 at .low: no quad round the whole page is among the candidates (the network at 96 takes the dark picture for desk); the page's part above it is reported",
+            "inner-table-on-wood-picture-over-the-top.jpg":
+                "0.836 at .low: the network's first quad runs up over the wooden desk to the frame's top edge (agreement 0.91), and the page's own (0.97) ranks below it",
         ],
     ]
 }
