@@ -216,10 +216,10 @@ struct PageBesideOneStrip {
 // it no better than that quad. A page wholly in view on a desk, a large dark picture printed across
 // it, got a second look whose maps joined the page's side to the frame's edges; the quad so made,
 // the page and the desk round it out to the frame, scored within 0.08 of the page and took its
-// place in enclosing() (pictures-8's `03` at .high: 0.998 → 0.672; nothing else of the development
-// sets moved at either accuracy, fill-4 and fill-10's pages filling the frame among them). A page
-// filling the frame round a table or a picture printed on it is liked better than what it holds
-// and still takes its place.
+// place in enclosing() (pictures-8's `03` at .high: 0.672 until 0.7.35, 0.998 since; nothing else
+// of the development sets moved at either accuracy, fill-4 and fill-10's pages filling the frame
+// among them). A page filling the frame round a table or a picture printed on it is liked better
+// than what it holds and still takes its place.
 struct FrameAround {
     // How many of the quad around's sides must lie along the border. Raising it to 3 let a second
     // such quad, two sides along the border, take the page's place (0.694).
