@@ -1172,13 +1172,8 @@ private:
 
     // How many of q's sides (working coordinates) lie along the image's border (FrameAround).
     int sides_along_the_border(const Corners &q) const {
-        const double m = FrameAround{}.border, right = small_.cols - 1 - m, bottom = small_.rows - 1 - m;
         int sides = 0;
-        for (int i = 0; i < 4; ++i) {
-            const cv::Point2d a = q[i], b = q[(i + 1) % 4];
-            if ((a.x < m && b.x < m) || (a.y < m && b.y < m) || (a.x > right && b.x > right) || (a.y > bottom && b.y > bottom))
-                ++sides;
-        }
+        for (int i = 0; i < 4; ++i) sides += on_border(q[i], q[(i + 1) % 4], small_.size(), FrameAround{}.border);
         return sides;
     }
 
