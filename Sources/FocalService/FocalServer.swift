@@ -16,6 +16,12 @@ import UnixSignals
 /// `/metrics`. OpenCV work runs on a bounded ``WorkerPool``, never on the event loop; when the pool
 /// and its queue are full, requests get 503 with Retry-After. The API is described in
 /// `docs/openapi.yaml`.
+///
+/// How many threads OpenCV uses inside one call is the process's to set, before any detection
+/// starts: `focal serve` sets one (`FocalRuntime.setOpenCVThreads(1)`), as a program embedding
+/// the server should, since the workers already run one request each on every core. The server does
+/// not set it itself: with OpenCV's TBB threads, changing the count while another thread runs a
+/// detection tears down the pool that detection is using.
 public struct FocalServer: Sendable {
     public let configuration: ServiceConfiguration
     public let pool: WorkerPool
@@ -82,9 +88,6 @@ public struct FocalServer: Sendable {
     }
 
     private func serve(onListening: @escaping @Sendable (Int) -> Void) async throws {
-        // Parallelism comes from the workers, one request each: OpenCV's own threads on top would
-        // oversubscribe the cores (measured: 61 % of in-process throughput with them, see README).
-        FocalRuntime.setOpenCVThreads(1)
         FocalRuntime.keepFreedMemory()
         var groupConfiguration = ServiceGroupConfiguration(
             services: [.init(service: makeApplication(onListening: onListening))], logger: serviceLog)
