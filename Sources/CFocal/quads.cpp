@@ -261,8 +261,13 @@ struct ObjectsBeside {
     // How much of the strip may be as bright as `dim` of the inner quad's paper. Raising it cuts off
     // pale paper: a page's part in shadow or lit less.
     double most_paper = 0.3, dim = 0.85;
-    // How near (of the quad's size) the inner quad's corners must be to the shared side's.
-    double near = 0.02;
+    // How near (of the quad's size) the inner quad's corners must be to the shared side's. Raising
+    // it lets quads whose shared side the search placed less alike give way: at 0.02 (until 0.7.37)
+    // the quad of a page with a picture printed over its top left corner ran on up over the wooden
+    // desk to the frame's top edge, its corners 0.02 to 0.03 from the page's own (pictures-3's `03`
+    // at .high: 0.813 → 0.995); it also lets a quad cut under a cylinder's foot take the place of
+    // one nearer the page's side hidden behind it (standing-4's `standing04`, 0.906 → 0.857).
+    double near = 0.03;
 };
 
 // When a quad gives way to one around it that shares its far side and whose two other sides run

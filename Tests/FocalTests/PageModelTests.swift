@@ -429,11 +429,15 @@ import Testing
     /// off `inner-table-on-a-dark-desk-pale-band-across.jpg` (0.863). Before a quad around with two
     /// sides or more along the image's border gave way to a page inside it wholly in view
     /// (`FrameAround`, 0.7.35), the second look's quad round the page and the desk out to the frame
-    /// took the place of `inner-table-on-wood-picture-over-the-top.jpg` at `.high` (0.672).
+    /// took the place of `inner-table-on-wood-picture-over-the-top.jpg` at `.high` (0.672). Before a
+    /// quad might give way to one inside it whose corners lie 0.03 of its size from its own rather
+    /// than 0.02 (`ObjectsBeside`, 0.7.37), the quad of
+    /// `inner-table-on-wood-picture-over-the-top-left.jpg` at `.high` ran on over the wooden desk to
+    /// the frame's top edge (0.813).
     @Test(arguments: [DetectorOptions.Accuracy.high, .low])
     func theWholePageIsFoundPictureIncluded(accuracy: DetectorOptions.Accuracy) throws {
         try RealPhotoTests.expectEachFound(
-            in: Self.folder, at: accuracy, label: " with pictures", count: 11, knownMisses: Self.knownMisses)
+            in: Self.folder, at: accuracy, label: " with pictures", count: 12, knownMisses: Self.knownMisses)
     }
 
     static let knownMisses: [DetectorOptions.Accuracy: [String: String]] = [
