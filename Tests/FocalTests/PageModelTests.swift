@@ -467,10 +467,14 @@ import Testing
     /// Before the search gave way to a quad inside one that runs on beyond it over something neither
     /// paper nor edged (`ObjectsBeside` in the shim's quads.cpp, 0.7.16), the quad of
     /// `box-across-the-left-side.png` ran round the box's far side at `.high`: Jaccard index 0.820.
+    /// Before it did so across a wedge, where the box hides one of the sheet's corners and the quad
+    /// inside shares the other three (`ObjectsBeside::most_kept_at_the_deep_end`, 0.7.38), the two
+    /// scenes with a box across the left side and a cylinder at the top right or in front were
+    /// reported with the box at `.high`: 0.875 and 0.889.
     @Test(arguments: [DetectorOptions.Accuracy.high, .low])
     func theSheetIsFoundNotTheObjectsBesideIt(accuracy: DetectorOptions.Accuracy) throws {
         try RealPhotoTests.expectEachFound(
-            in: Self.folder, at: accuracy, label: " under standing objects", count: 3,
+            in: Self.folder, at: accuracy, label: " under standing objects", count: 5,
             knownMisses: Self.knownMisses)
     }
 
@@ -481,7 +485,9 @@ import Testing
         ],
         .low: [
             "box-across-the-left-side.png":
-                "0.750 at .low: the quad runs round the box's far side, and no quad inside it shares its other sides"
+                "0.750 at .low: the quad runs round the box's far side, and no quad inside it shares its other sides",
+            "box-across-the-left-side-cylinder-in-front.png":
+                "0.860 at .low: the quads ranked first cut the sheet's left side along the box, and the sheet's own (0.976) ranks 0.09 below them",
         ],
     ]
 }
