@@ -242,7 +242,8 @@ struct OutlinePreference {
 // something that is neither paper nor outlined: an object standing across the sheet's edge (a
 // cylinder or a box on a white sheet on a pale desk; scripts/eval/standing-objects.py), whose
 // silhouette the network takes into the page's region and whose far side becomes the quad's. The
-// inner quad shares that side's two corners with it and keeps most of both neighbouring sides; the
+// inner quad shares that side's two corners with it and keeps most of both neighbouring sides, or,
+// where the object hides one of the page's corners, all of one and most of the other (a wedge); the
 // quad's pieces of those sides beyond it lie on no edge (they cross the desk or the object, not the
 // page's side), and the strip beyond is darker than paper. Only a quad chosen on its own rank gives
 // way: one that enclosing() reached outwards was preferred there by the network or the edges (a page
