@@ -306,19 +306,72 @@ double paper_share_in_colour(const Corners &q, const cv::Mat &gray, const cfocal
     return double(paper) / grid.size();
 }
 
-double largest_paper_piece(const Corners &q, const cv::Mat &gray, int longest) {
+namespace {
+
+// The quad's interior seen square-on (gray, at most `longest` pixels along its longer side), a 25th
+// in from each side: the outline's own pixels (the desk, a shadow) are not the page's paper.
+// `to_image` takes the interior's pixels back to the image's.
+cv::Mat square_on_interior(const Corners &q, const cv::Mat &gray, int longest, cv::Matx33d &to_image) {
     const double width = std::max(cv::norm(q[1] - q[0]), cv::norm(q[2] - q[3]));
     const double height = std::max(cv::norm(q[3] - q[0]), cv::norm(q[2] - q[1]));
     const double scale = std::min(1.0, longest / std::max(1.0, std::max(width, height)));
     const int w = std::max(8, int(width * scale)), h = std::max(8, int(height * scale));
-    const std::array<cv::Point2f, 4> from{cv::Point2f(q[0]), cv::Point2f(q[1]), cv::Point2f(q[2]), cv::Point2f(q[3])};
-    const std::array<cv::Point2f, 4> to{cv::Point2f(0, 0), cv::Point2f(w, 0), cv::Point2f(w, h), cv::Point2f(0, h)};
-    cv::Mat square_on;
-    cv::warpPerspective(gray, square_on, cv::getPerspectiveTransform(from.data(), to.data()), cv::Size(w, h),
-                        cv::INTER_LINEAR, cv::BORDER_REPLICATE);
-    // The outline's own pixels (the desk, a shadow) are not the page's paper.
     const int mx = w / 25, my = h / 25;
-    const cv::Mat interior = square_on(cv::Rect(mx, my, w - 2 * mx, h - 2 * my));
+    const std::array<cv::Point2f, 4> from{cv::Point2f(q[0]), cv::Point2f(q[1]), cv::Point2f(q[2]), cv::Point2f(q[3])};
+    const std::array<cv::Point2f, 4> to{cv::Point2f(-mx, -my), cv::Point2f(w - mx, -my), cv::Point2f(w - mx, h - my),
+                                        cv::Point2f(-mx, h - my)};
+    to_image = cv::getPerspectiveTransform(to.data(), from.data());
+    cv::Mat interior;
+    cv::warpPerspective(gray, interior, cv::getPerspectiveTransform(from.data(), to.data()),
+                        cv::Size(w - 2 * mx, h - 2 * my), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+    return interior;
+}
+
+// Whether the colour c is near-neutral (HSV saturation at most `most_saturation`) in the light of
+// every one of `whites`: each channel divided by the white's, then back to 0…255, where
+// saturation_of's floor for dark pixels applies (white itself is 255).
+bool neutral_in(const cv::Vec3d &c, const std::vector<cv::Vec3d> &whites, double most_saturation) {
+    for (const auto &white : whites) {
+        const cv::Vec3d balanced(c[0] / std::max(8.0, white[0]), c[1] / std::max(8.0, white[1]),
+                                 c[2] / std::max(8.0, white[2]));
+        if (saturation_of(balanced * 255.0) > most_saturation) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+double deep_plain_paper_share(const Corners &q, const cv::Mat &gray, const cfocal_image &image,
+                              const std::vector<cv::Vec3d> &whites, double most_saturation, int longest, double depth) {
+    cv::Matx33d to_image;
+    const cv::Mat interior = square_on_interior(q, gray, longest, to_image);
+    const double bright = brightest_tenth(std::vector<double>(interior.begin<uint8_t>(), interior.end<uint8_t>()));
+    const bool colour = image.format != CFOCAL_GRAY8;
+    const auto planes = colour ? planes_of(image) : std::vector<cv::Mat>{};
+    // One pixel of not-paper round it: paper running to the quad's side is only as deep as the side.
+    cv::Mat plain = cv::Mat::zeros(interior.rows + 2, interior.cols + 2, CV_8U);
+    for (int y = 0; y < interior.rows; ++y)
+        for (int x = 0; x < interior.cols; ++x) {
+            if (interior.at<uint8_t>(y, x) < paper_dim * bright) continue;
+            if (colour) {
+                // Where warpPerspective read the gray value: the pixel's own point, not its centre.
+                const cv::Vec3d p = to_image * cv::Vec3d(x, y, 1);
+                const int ix = std::clamp(int(std::lround(p[0] / p[2])), 0, image.width - 1);
+                const int iy = std::clamp(int(std::lround(p[1] / p[2])), 0, image.height - 1);
+                if (!neutral_in(colour_at(image, planes, ix, iy), whites, most_saturation)) continue;
+            }
+            plain.at<uint8_t>(y + 1, x + 1) = 255;
+        }
+    cv::Mat distance;
+    cv::distanceTransform(plain, distance, cv::DIST_L2, 3);
+    const float least = float(depth * std::min(interior.rows, interior.cols));
+    const cv::Mat inner = distance(cv::Rect(1, 1, interior.cols, interior.rows));
+    return double(cv::countNonZero(inner >= std::max(least, 1.0f))) / inner.total();
+}
+
+double largest_paper_piece(const Corners &q, const cv::Mat &gray, int longest) {
+    cv::Matx33d to_image;
+    const cv::Mat interior = square_on_interior(q, gray, longest, to_image);
     const double bright = brightest_tenth(std::vector<double>(interior.begin<uint8_t>(), interior.end<uint8_t>()));
     cv::Mat paper = interior >= paper_dim * bright, labels;
     // The pieces' sizes are counted here: OpenCV 4.6's connectedComponentsWithStats takes eight

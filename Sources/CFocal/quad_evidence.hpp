@@ -130,4 +130,13 @@ double paper_share_in_colour(const Corners &q, const cv::Mat &gray, const cfocal
 // q must be a convex quad (acceptable_shape), as getPerspectiveTransform needs.
 double largest_paper_piece(const Corners &q, const cv::Mat &gray, int longest);
 
+// The share of the quad's interior (seen as largest_paper_piece sees it) that is plain paper at
+// least `depth` of the interior's shorter side from anything that is not: paper where it is at
+// least 0.6 of its brightest tenth, plain where it is near-neutral in the light of every one of
+// `whites` (as paper_share_in_colour judges it; any paper for a gray image). A page's margins and
+// the paper between its print run deep; a window's white frame and mullions, a picture's white
+// border, are thin lines round colour. q must be a convex quad (acceptable_shape).
+double deep_plain_paper_share(const Corners &q, const cv::Mat &gray, const cfocal_image &image,
+                              const std::vector<cv::Vec3d> &whites, double most_saturation, int longest, double depth);
+
 }  // namespace cfocal::quad

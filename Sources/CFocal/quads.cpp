@@ -424,6 +424,47 @@ struct PaperInOnePiece {
     int longest = 160;
 };
 
+// Paper is among the brightest things in view (QuadSearch::paper_enough, interior_brightness: the
+// median of the quad's interior or of the margin just inside its sides, over the frame's brightest
+// 2 %). A keyboard's dark body is paper to the other tests, which judge a quad's paper against its
+// own brightest tenth, where the gaps between its keys catch the light. On the development stills
+// the network quads that pass every other paper test and are the page (JI 0.9 or more against the
+// annotation) are 0.64 or more (a page laid on a stack of other sheets; 19 in 20 of them 0.74 or
+// more); the dark keyboards reported on the page-like frames of seeds 6 to 13
+// (scripts/eval/page-like-scenes.py), 0.12 to 0.27, and a dark blue sign, 0.32.
+struct PaperAmongTheBrightest {
+    // The least interior brightness a page's quad must have. Raising it refuses more pages in shade
+    // beside something brighter (a lamp, a window, a white desk in the sun); lowering it lets darker
+    // things with pale lines on them (keyboards, grilles) through.
+    double least = 0.4;
+};
+
+// Paper runs deep (QuadSearch::paper_enough, deep_plain_paper_share): a page's margins and the paper
+// round its print are broad; a window's white frame and mullions, a picture's white border, are thin
+// lines round colour, and all the plain paper such a quad has. On the development stills, of the
+// network quads that pass every other paper test and are the page, the least share of deep plain
+// paper is 0.077 (a page with a large graphic printed over its corner; the next 0.11, most 0.25 or
+// more). The false pages 0.7.38 reported on the page-like frames of seeds 6 to 13
+// (scripts/eval/page-like-scenes.py): windows and framed pictures with coloured panes, 0.00 to 0.08,
+// half of them below 0.05; those whose panes are pale enough to pass for plain paper, or whose quad
+// takes in a strip of pale desk beside them, 0.3 to 0.7, and stay.
+struct DeepPaper {
+    // How far from anything not plain paper a point must lie to count, as a share of the interior's
+    // shorter side. Raising it asks for broader margins (narrow receipts and pages crowded with print
+    // fall short); lowering it lets thicker window frames count.
+    double depth = 0.02;
+    // The least share of the quad's interior that must be deep plain paper, set below the least
+    // page's 0.077 with room for pages not yet seen. Raising it refuses more pages mostly picture
+    // and more windows; lowering it lets more windows and framed pictures through.
+    double least_share = 0.05;
+    // The plain paper share (plain_paper_share, the 7 × 7 grid) from which a quad's paper is taken
+    // to run deep without looking: the look costs about 1 ms a quad (a tracked page in a stream is
+    // judged every frame). Of the 2,287 quads judged on the development stills and the page-like
+    // frames of seeds 1 to 13, every one with 0.3 or more plain had 0.057 or more deep. Lowering it
+    // looks on fewer quads; raising it looks on more, pages among them.
+    double plain_without_looking = 0.5;
+};
+
 // When the outline map's lines are skipped at `.low` (CFOCAL_OUTLINE_LINES_WHERE_UNDRAWN). They cost
 // about 1 ms at .low's 320 px (HoughLinesP over the outline band, 0.75 ms), a fifth of its frame,
 // and change nothing where the region's quad is already outlined all round: the sample clip's page
@@ -768,9 +809,11 @@ public:
 
     // Whether the network's quad q (full resolution) is paper enough to be a page: mostly paper,
     // or a page mostly picture (PictureOnPaper); partly plain paper (PlainPaper); its paper largely
-    // in one piece (PaperInOnePiece). The network, pretrained on photographs, takes a picture in a
-    // white frame for a page printed with one. Raising `least_paper` rejects more pages that are
-    // mostly a dark picture; lowering it lets framed pictures through.
+    // in one piece (PaperInOnePiece); among the brightest things in view (PaperAmongTheBrightest);
+    // some of its plain paper broad, not thin lines only (DeepPaper). The network, pretrained on
+    // photographs, takes a picture in a white frame for a page printed with one. Raising
+    // `least_paper` rejects more pages that are mostly a dark picture; lowering it lets framed
+    // pictures through.
     bool paper_enough(const Corners &q) {
         const double least_paper = 0.35;
         const PictureOnPaper picture;
@@ -781,20 +824,40 @@ public:
         log_paper(q, paper, plain);
 #endif
         if (paper < least_paper && plain < picture.least_plain_of_paper * paper) return false;
-        return plain >= PlainPaper{}.least_share &&
-               largest_paper_piece(q, full_, PaperInOnePiece{}.longest) >= PaperInOnePiece{}.least_share;
+        if (plain < PlainPaper{}.least_share ||
+            largest_paper_piece(q, full_, PaperInOnePiece{}.longest) < PaperInOnePiece{}.least_share)
+            return false;
+        if (interior_brightness(at_working(q), smooth_, bright_reference_) < PaperAmongTheBrightest{}.least)
+            return false;
+        const DeepPaper deep;
+        return plain >= deep.plain_without_looking ||
+               deep_plain_paper_share(q, full_, image_, plain_whites(), PlainPaper{}.most_saturation,
+                                      PaperInOnePiece{}.longest, deep.depth) >= deep.least_share;
+    }
+
+    // The lights in which plain paper must look neutral: the frame's white, and where that is too
+    // saturated to be the light's colour, a neutral white of its level too (PlainPaper).
+    std::vector<cv::Vec3d> plain_whites() {
+        const cv::Vec3d white = frame_white_once();
+        if (saturation_of(white) <= PlainPaper{}.most_white_saturation) return {white};
+        const double level = std::max({white[0], white[1], white[2]});
+        return {white, cv::Vec3d(level, level, level)};
     }
 
 #ifdef CFOCAL_CANDIDATE_LOG
     // Developers' builds only (scripts/eval/paper-shares.py): each network quad paper_enough judges
     // past its first test, appended to the file FOCAL_PAPER_LOG names, one line each (paper share,
-    // plain paper share, largest paper piece, then the corners at full resolution).
-    void log_paper(const Corners &q, double paper, double plain) const {
+    // plain paper share, largest paper piece, the corners at full resolution, then the interior's
+    // brightness and its share of deep plain paper).
+    void log_paper(const Corners &q, double paper, double plain) {
         const char *path = std::getenv("FOCAL_PAPER_LOG");
         FILE *log = path != nullptr ? std::fopen(path, "a") : nullptr;
         if (log == nullptr) return;
         std::fprintf(log, "%.4f %.4f %.4f", paper, plain, largest_paper_piece(q, full_, PaperInOnePiece{}.longest));
         for (const auto &corner : q) std::fprintf(log, " %.1f %.1f", corner.x, corner.y);
+        std::fprintf(log, " %.4f %.4f", interior_brightness(at_working(q), smooth_, bright_reference_),
+                     deep_plain_paper_share(q, full_, image_, plain_whites(), PlainPaper{}.most_saturation,
+                                            PaperInOnePiece{}.longest, DeepPaper{}.depth));
         std::fprintf(log, "\n");
         std::fclose(log);
     }
@@ -804,12 +867,10 @@ public:
     // (paper_share_in_colour, PlainPaper), and, where the frame's white is too saturated to be the
     // light's colour, in its raw colours too: the less of the two.
     double plain_paper_share(const Corners &q) {
-        const PlainPaper plain;
-        const cv::Vec3d white = frame_white_once();
-        const double share = paper_share_in_colour(q, full_, image_, white, plain.most_saturation);
-        if (saturation_of(white) <= plain.most_white_saturation) return share;
-        const double level = std::max({white[0], white[1], white[2]});
-        return std::min(share, paper_share_in_colour(q, full_, image_, cv::Vec3d(level, level, level), plain.most_saturation));
+        double share = 1;
+        for (const auto &white : plain_whites())
+            share = std::min(share, paper_share_in_colour(q, full_, image_, white, PlainPaper{}.most_saturation));
+        return share;
     }
 
     // The frame's white (frame_white), found once a search, when a candidate is first judged.

@@ -355,6 +355,27 @@ import Testing
         try expectNothingFound(in: ["18-monitor.jpg"], accuracy: accuracy)
     }
 
+    /// Two rendered frames with no document (`scripts/eval/page-like-scenes.py`, seeds 6 and 9, the
+    /// development sets page-like-6 and -9): windows whose thin white frames and mullions run round
+    /// coloured panes on a desk. The frame and mullions are plain paper enough for the other tests,
+    /// but only as thin lines; before the search asked some of a page's plain paper to lie deep
+    /// within it (`DeepPaper` in the shim), the first was a page at `.high`, the second at both
+    /// accuracies.
+    @Test(arguments: [DetectorOptions.Accuracy.high, .low])
+    func windowsWithThinFramesGiveNothing(accuracy: DetectorOptions.Accuracy) throws {
+        try expectNothingFound(in: ["seed6-07-window.jpg", "seed9-13-window.jpg"], accuracy: accuracy)
+    }
+
+    /// A rendered frame with no document (`scripts/eval/page-like-scenes.py 6`, page-like-6): a dark
+    /// keyboard on pale concrete. Judged against its own brightest tenth, where the gaps between its
+    /// keys catch the light, its body is paper; before the search asked a page to be among the
+    /// brightest things in view (`PaperAmongTheBrightest` in the shim) it was a page at both
+    /// accuracies.
+    @Test(arguments: [DetectorOptions.Accuracy.high, .low])
+    func darkKeyboardsOnAPaleDeskGiveNothing(accuracy: DetectorOptions.Accuracy) throws {
+        try expectNothingFound(in: ["seed6-23-keyboard.jpg"], accuracy: accuracy)
+    }
+
     /// Expects no rectangle in each of the page-like frames named (`Resources/page_like`).
     private func expectNothingFound(in files: [String], accuracy: DetectorOptions.Accuracy) throws {
         let folder = RealPhotoTests.folder("page_like")

@@ -20,7 +20,8 @@ Prints, over the quads whose paper share lies in [least, most): for the page's o
 more against the annotation), for parts of a page (JI below 0.9) and for quads on frames without a
 document (every one a false page if taken), how many there are, on how many stills, and the range of
 plain paper over paper. The build logs each network quad that passes the first paper test
-(QuadSearch::paper_enough, log_paper): its paper share, plain paper share and largest piece.
+(QuadSearch::paper_enough, log_paper): its paper share, plain paper share, largest piece, interior
+brightness and share of deep plain paper (PaperAmongTheBrightest, DeepPaper; shown by --list).
 Needs Debian's python3-opencv.
 """
 import os
@@ -44,7 +45,8 @@ def logged_quads(path):
         for line in f:
             fields = line.split()
             quads.append({'paper': float(fields[0]), 'plain': float(fields[1]), 'piece': float(fields[2]),
-                          'corners': np.float32(fields[3:11]).reshape(4, 2)})
+                          'corners': np.float32(fields[3:11]).reshape(4, 2), 'bright': float(fields[11]),
+                          'deep': float(fields[12])})
     return quads
 
 
@@ -98,8 +100,9 @@ def main():
     if args.list:
         for q in sorted(counted, key=lambda q: q['plain'] / q['paper']):
             ji = '-' if q['ji'] is None else '%.2f' % q['ji']
-            print('%-14s %-44s paper %.3f plain %.3f (%.2f of it) piece %.2f JI %s' % (
-                q['set'], q['file'][:44], q['paper'], q['plain'], q['plain'] / q['paper'], q['piece'], ji))
+            print('%-14s %-44s paper %.3f plain %.3f (%.2f of it) piece %.2f bright %.2f deep %.3f JI %s' % (
+                q['set'], q['file'][:44], q['paper'], q['plain'], q['plain'] / q['paper'], q['piece'], q['bright'],
+                q['deep'], ji))
 
 
 if __name__ == '__main__':
