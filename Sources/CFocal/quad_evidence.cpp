@@ -289,6 +289,19 @@ cv::Vec3d frame_white(const cv::Mat &gray, const cfocal_image &image) {
     return white / double(brightest);
 }
 
+namespace {
+
+// Whether the colour c (b, g, r) is near-neutral in the light of `white`: HSV saturation at most
+// `most_saturation` once each channel is divided by white's.
+bool neutral_under(const cv::Vec3d &c, const cv::Vec3d &white, double most_saturation) {
+    const cv::Vec3d balanced(c[0] / std::max(8.0, white[0]), c[1] / std::max(8.0, white[1]),
+                             c[2] / std::max(8.0, white[2]));
+    // Back to 0…255, where saturation_of's floor for dark pixels applies; white itself is 255.
+    return saturation_of(balanced * 255.0) <= most_saturation;
+}
+
+}  // namespace
+
 double paper_share_in_colour(const Corners &q, const cv::Mat &gray, const cfocal_image &image, const cv::Vec3d &white,
                              double most_saturation) {
     if (image.format == CFOCAL_GRAY8) return paper_share(q, gray);
@@ -298,10 +311,7 @@ double paper_share_in_colour(const Corners &q, const cv::Mat &gray, const cfocal
     int paper = 0;
     for (const auto &[p, bright] : grid) {
         if (!bright) continue;
-        const cv::Vec3d c = colour_at(image, planes, p.x, p.y);
-        const cv::Vec3d balanced(c[0] / std::max(8.0, white[0]), c[1] / std::max(8.0, white[1]), c[2] / std::max(8.0, white[2]));
-        // Back to 0…255, where saturation_of's floor for dark pixels applies; white itself is 255.
-        paper += saturation_of(balanced * 255.0) <= most_saturation;
+        paper += neutral_under(colour_at(image, planes, p.x, p.y), white, most_saturation);
     }
     return double(paper) / grid.size();
 }
@@ -309,9 +319,15 @@ double paper_share_in_colour(const Corners &q, const cv::Mat &gray, const cfocal
 namespace {
 
 // The quad's interior seen square-on (gray, at most `longest` pixels along its longer side), a 25th
-// in from each side: the outline's own pixels (the desk, a shadow) are not the page's paper.
-// `to_image` takes the interior's pixels back to the image's.
-cv::Mat square_on_interior(const Corners &q, const cv::Mat &gray, int longest, cv::Matx33d &to_image) {
+// in from each side (the outline's own pixels, the desk or a shadow, are not the page's paper),
+// marked as paper where it is at least paper_dim of its brightest tenth; `to_image` takes its
+// pixels back to the image's.
+struct SquareOnPaper {
+    cv::Mat paper;
+    cv::Matx33d to_image;
+};
+
+SquareOnPaper square_on_paper(const Corners &q, const cv::Mat &gray, int longest) {
     const double width = std::max(cv::norm(q[1] - q[0]), cv::norm(q[2] - q[3]));
     const double height = std::max(cv::norm(q[3] - q[0]), cv::norm(q[2] - q[1]));
     const double scale = std::min(1.0, longest / std::max(1.0, std::max(width, height)));
@@ -320,60 +336,48 @@ cv::Mat square_on_interior(const Corners &q, const cv::Mat &gray, int longest, c
     const std::array<cv::Point2f, 4> from{cv::Point2f(q[0]), cv::Point2f(q[1]), cv::Point2f(q[2]), cv::Point2f(q[3])};
     const std::array<cv::Point2f, 4> to{cv::Point2f(-mx, -my), cv::Point2f(w - mx, -my), cv::Point2f(w - mx, h - my),
                                         cv::Point2f(-mx, h - my)};
-    to_image = cv::getPerspectiveTransform(to.data(), from.data());
     cv::Mat interior;
     cv::warpPerspective(gray, interior, cv::getPerspectiveTransform(from.data(), to.data()),
                         cv::Size(w - 2 * mx, h - 2 * my), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
-    return interior;
-}
-
-// Whether the colour c is near-neutral (HSV saturation at most `most_saturation`) in the light of
-// every one of `whites`: each channel divided by the white's, then back to 0…255, where
-// saturation_of's floor for dark pixels applies (white itself is 255).
-bool neutral_in(const cv::Vec3d &c, const std::vector<cv::Vec3d> &whites, double most_saturation) {
-    for (const auto &white : whites) {
-        const cv::Vec3d balanced(c[0] / std::max(8.0, white[0]), c[1] / std::max(8.0, white[1]),
-                                 c[2] / std::max(8.0, white[2]));
-        if (saturation_of(balanced * 255.0) > most_saturation) return false;
-    }
-    return true;
+    const double bright = brightest_tenth(std::vector<double>(interior.begin<uint8_t>(), interior.end<uint8_t>()));
+    return {interior >= paper_dim * bright, cv::getPerspectiveTransform(to.data(), from.data())};
 }
 
 }  // namespace
 
 double deep_plain_paper_share(const Corners &q, const cv::Mat &gray, const cfocal_image &image,
                               const std::vector<cv::Vec3d> &whites, double most_saturation, int longest, double depth) {
-    cv::Matx33d to_image;
-    const cv::Mat interior = square_on_interior(q, gray, longest, to_image);
-    const double bright = brightest_tenth(std::vector<double>(interior.begin<uint8_t>(), interior.end<uint8_t>()));
+    const auto [paper, to_image] = square_on_paper(q, gray, longest);
     const bool colour = image.format != CFOCAL_GRAY8;
     const auto planes = colour ? planes_of(image) : std::vector<cv::Mat>{};
+    auto neutral = [&](const cv::Vec3d &c) {
+        return std::all_of(whites.begin(), whites.end(),
+                           [&](const cv::Vec3d &white) { return neutral_under(c, white, most_saturation); });
+    };
     // One pixel of not-paper round it: paper running to the quad's side is only as deep as the side.
-    cv::Mat plain = cv::Mat::zeros(interior.rows + 2, interior.cols + 2, CV_8U);
-    for (int y = 0; y < interior.rows; ++y)
-        for (int x = 0; x < interior.cols; ++x) {
-            if (interior.at<uint8_t>(y, x) < paper_dim * bright) continue;
+    cv::Mat plain = cv::Mat::zeros(paper.rows + 2, paper.cols + 2, CV_8U);
+    for (int y = 0; y < paper.rows; ++y)
+        for (int x = 0; x < paper.cols; ++x) {
+            if (paper.at<uint8_t>(y, x) == 0) continue;
             if (colour) {
                 // Where warpPerspective read the gray value: the pixel's own point, not its centre.
                 const cv::Vec3d p = to_image * cv::Vec3d(x, y, 1);
                 const int ix = std::clamp(int(std::lround(p[0] / p[2])), 0, image.width - 1);
                 const int iy = std::clamp(int(std::lround(p[1] / p[2])), 0, image.height - 1);
-                if (!neutral_in(colour_at(image, planes, ix, iy), whites, most_saturation)) continue;
+                if (!neutral(colour_at(image, planes, ix, iy))) continue;
             }
             plain.at<uint8_t>(y + 1, x + 1) = 255;
         }
     cv::Mat distance;
     cv::distanceTransform(plain, distance, cv::DIST_L2, 3);
-    const float least = float(depth * std::min(interior.rows, interior.cols));
-    const cv::Mat inner = distance(cv::Rect(1, 1, interior.cols, interior.rows));
+    const float least = float(depth * std::min(paper.rows, paper.cols));
+    const cv::Mat inner = distance(cv::Rect(1, 1, paper.cols, paper.rows));
     return double(cv::countNonZero(inner >= std::max(least, 1.0f))) / inner.total();
 }
 
 double largest_paper_piece(const Corners &q, const cv::Mat &gray, int longest) {
-    cv::Matx33d to_image;
-    const cv::Mat interior = square_on_interior(q, gray, longest, to_image);
-    const double bright = brightest_tenth(std::vector<double>(interior.begin<uint8_t>(), interior.end<uint8_t>()));
-    cv::Mat paper = interior >= paper_dim * bright, labels;
+    const cv::Mat paper = square_on_paper(q, gray, longest).paper;
+    cv::Mat labels;
     // The pieces' sizes are counted here: OpenCV 4.6's connectedComponentsWithStats takes eight
     // times as long as the labelling alone (0.10 against 0.013 ms on a 150 × 110 mask, one thread,
     // timed through Python's cv2 on Debian's OpenCV), the same pieces.
