@@ -54,6 +54,7 @@ struct Candidate {
     bool on_another = false;  // kept as a page lying on another, in place of a quad round both (enclosing)
     bool laid_within = false; // taken out of the quad round both sheets it lies on (laid_within)
     bool shape_not_asked = false;  // chosen, but outside the caller's aspect ratios: not reported (ShapeSelection)
+    bool on_image_lines = false;   // joined from the image's straight edges: chosen on its own rank only (ImageLines)
 };
 
 // When the page network overrules a candidate's edges in favour of a candidate around it.
@@ -478,6 +479,42 @@ struct OutlineLinesGate {
     double least_drawn = 0.95;
 };
 
+// Quads joined from the image's own straight edges, as candidates beside the network's, where the
+// network's likeliest quad does not lie on the image's edges all round (cfocal_quad_options'
+// image_lines_where_unedged: .high). An object standing on a sheet is, to the network, part of the
+// page, and its region runs up round the object and over the desk behind it, while the sheet's
+// visible sides still run straight on the desk and meet where the object hides their corner. A
+// page's quad lies on edges nearly all round (the sample clip's frames: 1.00); the network's
+// likeliest quad on the standing-objects scenes 0.09–0.58. Such quads are scored by the network's
+// agreement alone (the edges' own score lifted a table printed on a page over the page: the phone
+// photos' `inner-lines-dark-background` 0.998 → 0.890) and are chosen on their own rank only: no
+// page laid within the quad round a stack (PageLaidWithin), no page beside an object (ObjectsBeside)
+// and no quad around another (enclosing, SidesRunOn) is taken from them, since the image's lines
+// also join a table, a figure or a book's page inside a page into quads (the phone photos' table:
+// 0.999 → 0.50 with them taken within). On the development sets at .high (0.7.40): standing objects
+// of seeds 1, 2, 4, 6 and 8 0.828 / 0.924 / 0.851 / 0.893 / 0.854 → 0.847 / 0.946 / 0.857 / 0.906 /
+// 0.856, blank sheets of seeds 6, 8 and 9 0.936 / 0.899 / 0.953 → 0.938 / 0.920 / 0.960; lost,
+// blank-4 0.961 → 0.951 (a quad along the left side of a cylinder and a box standing over the
+// sheet's corner, whose wedge ObjectsBeside had cut off) and stacks-7 0.959 → 0.956; held apart,
+// blank sheets of seeds 5 and 7 0.901 / 0.952 → 0.915 / 0.967. No false page more. At .low (off)
+// they lost more than they gained: the development mean 0.914 → 0.911, six more false pages.
+struct ImageLines {
+    // The least edge support (Support::score) of the network's likeliest quad for the image's lines
+    // to be skipped. Raising it joins lines on more frames (a few milliseconds each, most of it
+    // finding the lines) and lets them compete with pages the network already found.
+    double least_edges = 0.7;
+    // How many of the image's longest straight edges are joined (quads_from_lines: every pair of
+    // near-parallel pairs). Raising it finds sides broken into shorter pieces, at the cost of
+    // quads to judge that grows with its fourth power.
+    int lines = 20;
+    // The least share of plain paper (plain_paper_share) a quad so joined must have, above what a
+    // network quad must (PlainPaper): lines join slivers of windows and frames into quads whose
+    // paper tests pass by a hair (a window's mullion and frame on page-like-7's `19-window`, plain
+    // paper 0.10, 0.41 as bright as the brightest, deep paper 0.07). Lowering it lets such slivers
+    // be reported as pages; the quads gained on the standing objects are 0.5 or more plain paper.
+    double least_plain = 0.5;
+};
+
 // Which shapes the search weighs, where the caller asks for fewer. A narrower range of aspect ratios
 // than the detector's default selects among documents: a page outside it is chosen as ever, over
 // the quads it overlaps, and then not reported (judged on the candidate chosen, before bands and
@@ -737,6 +774,29 @@ public:
         score_by_edges(quads);
     }
 
+    // Quads joined from the image's own straight edges where the network's likeliest quad does not
+    // lie on edges all round (ImageLines), scored by the network's agreement.
+    void image_line_candidates() {
+        if (!learned_ || o_.priors_only || o_.image_lines_where_unedged == 0) return;
+        const ImageLines p;
+        const Candidate *likeliest = nullptr;
+        for (const auto &c : candidates_)
+            if (c.learned && (likeliest == nullptr || c.agreement > likeliest->agreement)) likeliest = &c;
+        if (likeliest == nullptr || support(likeliest->corners, gx_, gy_, 28).score >= p.least_edges) return;
+        std::vector<Line> lines = straight_edges();
+        if (int(lines.size()) > p.lines) lines.resize(p.lines);
+        std::vector<Corners> quads;
+        quads_from_lines(lines, min_side_, small_.size(), quads);
+        for (const auto &q : quads) {
+            if (!acceptable(q)) continue;
+            const double agreement = agreement_with(q);
+            if (agreement < 0.5 * o_.min_confidence) continue;
+            Candidate c{q, agreement, true, false, -1, agreement};
+            c.on_image_lines = true;
+            candidates_.push_back(c);
+        }
+    }
+
     // Among quads the network agrees on about equally, the one whose sides lie on real edges wins:
     // the network's map is only a few pixels precise, the image's edges are precise.
     void rank() {
@@ -779,6 +839,7 @@ public:
             // Judged on the network's own quad, before bands and pictures printed to the edge (not
             // paper) are added to it, and so before that search is paid for.
             if (c.learned && !paper_enough(at_full(c.corners))) continue;
+            if (c.on_image_lines && plain_paper_share(at_full(c.corners)) < ImageLines{}.least_plain) continue;
             // A part of a page cut off at a picture printed across it is, to the network, a page.
             // A page taken out of the quad round both sheets is not grown back to it.
             if (c.learned && !c.laid_within) c = run_on_past_what_cuts_it(c);
@@ -1113,7 +1174,7 @@ private:
         const Candidate *page = nullptr;
         for (const auto &e : candidates_) {
             const double a = area(e.corners);
-            if (e.agreement < p.least_agreement || (page != nullptr && e.rank <= page->rank) ||
+            if (e.on_image_lines || e.agreement < p.least_agreement || (page != nullptr && e.rank <= page->rank) ||
                 a < p.least_share * around || a > p.most_share * around)
                 continue;
             // Nearly all of e inside c; measured only for the few the cheap tests above leave.
@@ -1190,7 +1251,8 @@ private:
         const ObjectsBeside p;
         const Candidate *inner = nullptr;
         for (const auto &e : candidates_) {
-            if (e.score < o_.min_confidence || e.rank > c.rank || e.rank < c.rank - p.most_rank_lost || e.corners == c.corners)
+            if (e.on_image_lines || e.score < o_.min_confidence || e.rank > c.rank || e.rank < c.rank - p.most_rank_lost ||
+                e.corners == c.corners)
                 continue;
             if ((inner == nullptr || e.rank > inner->rank) && stands_beside(e, c)) inner = &e;
         }
@@ -1234,7 +1296,7 @@ private:
     Candidate run_on_once(const Candidate &c) const {
         const SidesRunOn p;
         for (const auto &d : candidates_) {
-            if (d.score < p.least_score * o_.min_confidence || d.corners == c.corners) continue;
+            if (d.on_image_lines || d.score < p.least_score * o_.min_confidence || d.corners == c.corners) continue;
             const auto cut = cut_along_a_side(c.corners, d.corners, p.near * std::sqrt(area(d.corners)));
             if (!cut || std::min(cut->kept[0], cut->kept[1]) <= 0 || std::max(cut->kept[0], cut->kept[1]) > p.most_kept)
                 continue;
@@ -1283,6 +1345,7 @@ private:
         for (bool moved = true; moved;) {
             moved = false;
             for (const auto &d : candidates_) {
+                if (d.on_image_lines) continue;
                 double a = area(c.corners), b = area(d.corners);
                 if (!(b > 1.25 * a && overlap_area(c.corners, d.corners) > 0.97 * a &&
                       ((d.score >= std::max(o_.min_confidence, c.score - 0.08) && !liked_less(c, d)) ||
@@ -1334,6 +1397,7 @@ cfocal_status cfocal_detect_quads(const cfocal_image *image, const cfocal_quad_o
         search.network_candidates();
         search.outline_candidates();
         search.line_candidates();
+        search.image_line_candidates();
         search.rank();
         const int limit = std::max(0, std::min(int(capacity), int(options->max_results)));
         std::vector<Candidate> kept = search.choose(limit);

@@ -307,6 +307,9 @@ typedef struct {
     int32_t cut_sheets_on_clear_edges; /* also cut off a strip of sheet below a page where the image's edges
                                           show the page's side clearly and the network's maps only faintly
                                           (searches the image's lines on more frames: about 0.7 ms on some) */
+    int32_t image_lines_where_unedged; /* also quads joined from the image's own straight edges where the
+                                          network's likeliest quad does not lie on edges all round (an object
+                                          standing on the page: a few ms on such frames) */
 } cfocal_quad_options;
 
 typedef struct cfocal_quad {

@@ -221,7 +221,8 @@ enum RectangleSearch {
                 page_model_input: Int32(pageModel?.inputSize ?? 0), page_model_view: Int32(profile.pageModelView.rawValue),
                 second_look_model: secondLookPageModel?.handle, second_look_input: Int32(secondLookPageModel?.inputSize ?? 0),
                 page_outline_lines: Int32(profile.outlineLines.rawValue), straight_edge_count: Int32(profile.straightEdgeCount),
-                cut_sheets_on_clear_edges: profile.cutsSheetsOnClearEdges ? 1 : 0)
+                cut_sheets_on_clear_edges: profile.cutsSheetsOnClearEdges ? 1 : 0,
+                image_lines_where_unedged: profile.joinsImageLinesWhereUnedged ? 1 : 0)
             try frame.withShimImage { (image) throws(FocalError) in
                 try check(cfocal_detect_quads(&image, &settings, &results, Int32(results.count), &count), "detect rectangles")
             }
