@@ -698,12 +698,18 @@ public:
             }
     }
 
-    // Whether the page region's likeliest quad (the greatest agreement) has its outline drawn all
-    // round, where the outline's lines would find the quad the region gave (OutlineLinesGate).
-    bool region_outlined_all_round() const {
+    // The network-scored candidate it agrees with most, or null where there is none.
+    const Candidate *likeliest_network_quad() const {
         const Candidate *likeliest = nullptr;
         for (const auto &c : candidates_)
             if (c.learned && (likeliest == nullptr || c.agreement > likeliest->agreement)) likeliest = &c;
+        return likeliest;
+    }
+
+    // Whether the page region's likeliest quad (the greatest agreement) has its outline drawn all
+    // round, where the outline's lines would find the quad the region gave (OutlineLinesGate).
+    bool region_outlined_all_round() const {
+        const Candidate *likeliest = likeliest_network_quad();
         return likeliest != nullptr && drawn_outline(likeliest->corners, view_) >= OutlineLinesGate{}.least_drawn;
     }
 
@@ -779,9 +785,7 @@ public:
     void image_line_candidates() {
         if (!learned_ || o_.priors_only || o_.image_lines_where_unedged == 0) return;
         const ImageLines p;
-        const Candidate *likeliest = nullptr;
-        for (const auto &c : candidates_)
-            if (c.learned && (likeliest == nullptr || c.agreement > likeliest->agreement)) likeliest = &c;
+        const Candidate *likeliest = likeliest_network_quad();
         if (likeliest == nullptr || support(likeliest->corners, gx_, gy_, 28).score >= p.least_edges) return;
         std::vector<Line> lines = straight_edges();
         if (int(lines.size()) > p.lines) lines.resize(p.lines);
@@ -838,8 +842,9 @@ public:
                 continue;
             // Judged on the network's own quad, before bands and pictures printed to the edge (not
             // paper) are added to it, and so before that search is paid for.
-            if (c.learned && !paper_enough(at_full(c.corners))) continue;
-            if (c.on_image_lines && plain_paper_share(at_full(c.corners)) < ImageLines{}.least_plain) continue;
+            // A quad joined from the image's lines must be plainer paper than the network's own.
+            const double least_plain = c.on_image_lines ? ImageLines{}.least_plain : PlainPaper{}.least_share;
+            if (c.learned && !paper_enough(at_full(c.corners), least_plain)) continue;
             // A part of a page cut off at a picture printed across it is, to the network, a page.
             // A page taken out of the quad round both sheets is not grown back to it.
             if (c.learned && !c.laid_within) c = run_on_past_what_cuts_it(c);
@@ -874,8 +879,9 @@ public:
     // some of its plain paper broad, not thin lines only (DeepPaper). The network, pretrained on
     // photographs, takes a picture in a white frame for a page printed with one. Raising
     // `least_paper` rejects more pages that are mostly a dark picture; lowering it lets framed
-    // pictures through.
-    bool paper_enough(const Corners &q) {
+    // pictures through. `least_plain` is the plain paper share asked (PlainPaper, or ImageLines for
+    // a quad joined from the image's lines).
+    bool paper_enough(const Corners &q, double least_plain) {
         const double least_paper = 0.35;
         const PictureOnPaper picture;
         const double paper = paper_share(q, full_);
@@ -885,7 +891,7 @@ public:
         log_paper(q, paper, plain);
 #endif
         if (paper < least_paper && plain < picture.least_plain_of_paper * paper) return false;
-        if (plain < PlainPaper{}.least_share ||
+        if (plain < least_plain ||
             largest_paper_piece(q, full_, PaperInOnePiece{}.longest) < PaperInOnePiece{}.least_share)
             return false;
         if (interior_brightness(at_working(q), smooth_, bright_reference_) < PaperAmongTheBrightest{}.least)
