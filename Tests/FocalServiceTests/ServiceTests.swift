@@ -243,7 +243,8 @@ enum Scenes {
             $0.workers = 1; $0.queueDepth = 0
         }
         let release = DispatchSemaphore(value: 0)
-        let blocker = Task { try await live.server.pool.run(timeout: 30) { release.wait() } }
+        // Its deadline only has to outlast the request below, however slow the machine.
+        let blocker = Task { try await live.server.pool.run(timeout: 120) { release.wait() } }
         // Waits without blocking a thread of the test's own executor.
         try await waitUntil("the blocking job running") { live.server.pool.load.running == 1 }
         let reply = try await live.request("POST", "/v1/detect", body: try Scenes.jpeg(blur: 0), contentType: "image/jpeg")
