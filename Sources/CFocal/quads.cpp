@@ -631,21 +631,14 @@ public:
 
     // The network's candidates found again, and the image's outlines scored again, with the second
     // model's maps (the network at another input) added to the first look's, the greater of the
-    // two at each pixel, for a frame in which the first look found nothing or only a quad it agrees
-    // with weakly. Where it found nothing at all and an empty-frame model is given, that model's
-    // maps are added instead: at .high, whose second look is the coarser 96, a window's panes or a
-    // framed picture, which 96's maps fill, was reported as a page on a frame with none; at 192 the
-    // network sees the frame round them (AccuracyProfile.emptyFrameLookPageModelInput). At one
-    // input the network sometimes draws a page's outline and leaves its region dark (a motion-blurred page on
+    // two at each pixel, for a frame in which the first look found nothing. At one input the
+    // network sometimes draws a page's outline and leaves its region dark (a motion-blurred page on
     // a rough facade at 160), where another fills it. The greater of the two keeps what the first
     // look saw: a window onto a street that the first network fills, and the search refuses, is not
     // replaced by the second network's patchier view of it (PageModelTests' window, which .low's
     // network alone reports).
-    void look_again(bool nothing_found) {
-        const bool empty_frame_look = nothing_found && o_.empty_frame_look_model != nullptr;
-        cfocal_page_model *model = empty_frame_look ? o_.empty_frame_look_model : o_.second_look_model;
-        const int input = empty_frame_look ? o_.empty_frame_look_input : o_.second_look_input;
-        const PageMaps second = page_maps_in(model, image_, input, o_.page_model_view);
+    void look_again() {
+        const PageMaps second = page_maps_in(o_.second_look_model, image_, o_.second_look_input, o_.page_model_view);
         cv::resize(second.page, second_look_.page, first_look_.page.size(), 0, 0, cv::INTER_LINEAR);
         cv::resize(second.outline, second_look_.outline, first_look_.outline.size(), 0, 0, cv::INTER_LINEAR);
         PageMaps both;
@@ -665,7 +658,6 @@ public:
     }
 
     // Whether the second look saw the frame at a larger input than the first (.low's 160 after 96).
-    // An empty-frame look is not counted: its maps (.high's 192) join the first look's only.
     bool second_look_is_finer() const { return o_.second_look_input > o_.page_model_input; }
 
     // The candidates found again from the second look's maps alone, for a frame in which nothing was
@@ -1416,7 +1408,7 @@ cfocal_status cfocal_detect_quads(const cfocal_image *image, const cfocal_quad_o
         const int limit = std::max(0, std::min(int(capacity), int(options->max_results)));
         std::vector<Candidate> kept = search.choose(limit);
         if ((kept.empty() || search.unsure_of(kept)) && limit > 0 && search.can_look_again()) {
-            search.look_again(kept.empty());
+            search.look_again();
             // What the second look finds replaces what the first found; where it finds nothing,
             // the first look's quads stand.
             std::vector<Candidate> again = search.choose(limit);

@@ -46,21 +46,6 @@ struct AccuracyProfile: Sendable {
     /// once more: a small print before a dark coat, which 96 smears into the coat (the evaluation
     /// clips of seed 7 at `.low`, 0.938 → 0.959).
     var secondLookPageModelInput: Int?
-    /// The network's input for the second look at a frame in which the first found nothing at all,
-    /// in place of `secondLookPageModelInput` there (nil: that look's input there too). At `.high`,
-    /// 192: at 96 the coarse maps, added to the first look's, filled a window's panes or a framed
-    /// picture as a page, and the page was reported (11 false pages on the 264 frames of the
-    /// development page-like sets, 6 on the 144 held apart); at 192 the network sees the frame and
-    /// mullions, and 3 and 1 remain. No development still set's mean moved (held apart, pictures-4
-    /// 0.840 → 0.842); the evaluation clips of seed 7 gained (0.979 → 0.984), the facades too (0.984
-    /// → 0.988). 128 left 8 false pages, 224 4 and 256 9.
-    /// No look there at all left the same false pages but lost a grey camera frame's sheet (the
-    /// development set grey 0.968 → 0.898) and the clips' gains. The pass at 192 costs about 1.8
-    /// times the first look's, 96's 0.4 times, on frames with no page that the first look drew
-    /// something page-like in: on 51 such frames of the page-like sets, `.high` fell from 24 to
-    /// 13–16 fps on a slow day; none on the sample clip's. At `.low`, the same look at 224 on its
-    /// network added two false pages: none there (`.low` keeps 160).
-    var emptyFrameLookPageModelInput: Int?
     /// When quads on the straight stretches of the network's outline map are candidates too (about
     /// 1 ms a frame; mends page regions that leak into a pale desk or a shadow, or stop at a cable
     /// or an object standing on the page). At `.low`, only where the region's likeliest quad is not
@@ -96,16 +81,14 @@ struct AccuracyProfile: Sendable {
             AccuracyProfile(
                 workingSize: 320, pageModelFile: "page-detector.onnx", pageModelInput: 96,
                 pageModelView: CFOCAL_PAGE_VIEW_PROPORTIONAL,
-                secondLookPageModelInput: 160, emptyFrameLookPageModelInput: nil,
-                outlineLines: CFOCAL_OUTLINE_LINES_WHERE_UNDRAWN,
+                secondLookPageModelInput: 160, outlineLines: CFOCAL_OUTLINE_LINES_WHERE_UNDRAWN,
                 cutsSheetsOnClearEdges: false, joinsImageLinesWhereUnedged: false, straightEdgeCount: 10,
                 findsFaceLandmarks: false, usesTextNetwork: false)
         case .high:
             AccuracyProfile(
                 workingSize: 640, pageModelFile: "page-detector-high.onnx", pageModelInput: 160,
                 pageModelView: CFOCAL_PAGE_VIEW_PROPORTIONAL,
-                secondLookPageModelInput: 96, emptyFrameLookPageModelInput: 192,
-                outlineLines: CFOCAL_OUTLINE_LINES_ALWAYS,
+                secondLookPageModelInput: 96, outlineLines: CFOCAL_OUTLINE_LINES_ALWAYS,
                 cutsSheetsOnClearEdges: true, joinsImageLinesWhereUnedged: true, straightEdgeCount: 14, findsFaceLandmarks: true,
                 usesTextNetwork: true)
         }
