@@ -44,7 +44,11 @@ struct AccuracyProfile: Sendable {
     /// no empty frame of the evaluation clips gained a page. Where the second look is the finer one
     /// (`.low`) and nothing was found with the two looks' maps combined, its maps alone are searched
     /// once more: a small print before a dark coat, which 96 smears into the coat (the evaluation
-    /// clips of seed 7 at `.low`, 0.938 → 0.959).
+    /// clips of seed 7 at `.low`, 0.938 → 0.959). Tried at `.high` and not kept: the look at a
+    /// frame in which nothing at all was found at 192 instead of 96. It left 3 false pages of 11 on
+    /// the development page-like sets (windows and framed pictures, whose panes 96's coarse maps fill)
+    /// and moved no still set, but lost 10 of the 58 real receipts scanned to fill the frame that
+    /// 96 finds (`../shared/real/receipts`, not in the project).
     var secondLookPageModelInput: Int?
     /// When quads on the straight stretches of the network's outline map are candidates too (about
     /// 1 ms a frame; mends page regions that leak into a pale desk or a shadow, or stop at a cable
