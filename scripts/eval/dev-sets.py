@@ -7,7 +7,7 @@ Usage: /usr/bin/python3 scripts/eval/dev-sets.py [--list] [--accuracy high|low|b
 
   SET          a set's name, or a group: stills (every still set, the default), clips, empty
                (frames with no document: each detection a false page), development, held (the sets
-               held apart), all. --list prints them with the commands that make them.
+               held apart), all. The receipts set is the real receipts of SHARED/real/receipts. --list prints them with the commands that make them.
   --focal F    the focal to score (default .build/release/focal; `swift build -c release
                --product focal` first)
   --shared D   the evaluation kit beside the project (default ../shared: eval/score.py,
@@ -104,6 +104,9 @@ SETS = {
                                generator('page-like-scenes.py', str(seed), 'OUT', '24')) for seed in range(1, 18)},
     **{'clips-%d' % seed: ('held' if seed == 83 else 'development', 'clips', {'make_set': str(seed)}) for seed in (7, 13, 83)},
     'facades-5': ('development', 'clips', {'facades': '5'}),
+    # made after 0.7.41: real receipts (../shared/real/receipts), most filling the frame; corners annotated
+    # in receipt-corners.json. All looked at while annotating them, so none held apart
+    'receipts': ('development', 'stills', {'receipts': 'real/receipts'}),
 }
 
 
@@ -113,6 +116,8 @@ def command(spec, out, shared):
         return [os.path.join(shared, 'eval', 'make_set.py'), '--out', out, '--seed', spec['make_set']]
     if 'facades' in spec:
         return [os.path.join(SCRIPTS, 'facade-clips.py'), os.path.join(shared, 'eval'), out, spec['facades']]
+    if 'receipts' in spec:
+        return [os.path.join(SCRIPTS, 'receipt-scans.py'), os.path.join(shared, spec['receipts']), out]
     return [os.path.join(SCRIPTS, spec['script'])] + [out if a == 'OUT' else a for a in spec['args']]
 
 
