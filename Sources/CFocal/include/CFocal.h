@@ -310,6 +310,11 @@ typedef struct {
     int32_t image_lines_where_unedged; /* also quads joined from the image's own straight edges where the
                                           network's likeliest quad does not lie on edges all round (an object
                                           standing on the page: a few ms on such frames) */
+    cfocal_page_model *empty_frame_look_model; /* where the first look found nothing at all and the second
+                                                  nothing covering most of the frame: this model's maps at
+                                                  empty_frame_look_input, in place of the second look's (NULL:
+                                                  no such look) */
+    int32_t empty_frame_look_input;
 } cfocal_quad_options;
 
 typedef struct cfocal_quad {

@@ -44,12 +44,26 @@ struct AccuracyProfile: Sendable {
     /// no empty frame of the evaluation clips gained a page. Where the second look is the finer one
     /// (`.low`) and nothing was found with the two looks' maps combined, its maps alone are searched
     /// once more: a small print before a dark coat, which 96 smears into the coat (the evaluation
-    /// clips of seed 7 at `.low`, 0.938 → 0.959). Tried at `.high` and not kept: the look at a
-    /// frame in which nothing at all was found at 192 instead of 96. It left 3 false pages of 11 on
-    /// the development page-like sets (windows and framed pictures, whose panes 96's coarse maps fill)
-    /// and moved no still set, but lost 10 of the 58 real receipts scanned to fill the frame that
-    /// 96 finds (`../shared/real/receipts`, not in the project).
+    /// clips of seed 7 at `.low`, 0.938 → 0.959). Where the first look found nothing at all,
+    /// `emptyFrameLookPageModelInput` may look once more after it.
     var secondLookPageModelInput: Int?
+    /// The network's input for a third look at a frame in which the first found nothing at all and
+    /// the second found nothing covering most of the frame (`EmptyFrameLook` in the shim); what it
+    /// finds, or nothing, replaces the second look's (nil: no such look). At `.high`, 192: at 96 the
+    /// coarse maps, added to the first look's, filled a window's panes or a framed picture as a
+    /// page, and the page was reported (11 false pages on the 264 frames of the development
+    /// page-like sets, 6 on the 144 held apart); at 192 the network sees the frame and mullions, and
+    /// 3 and 1 remain (0.7.43). A receipt scanned to fill the image, which the first look passes
+    /// over, 96 finds whole and 192 does not: 0.7.41 took the look at 192 in place of 96's and lost
+    /// 10 of the 58 real receipts (dev-sets.py's receipts); 96's quad covering most of the frame
+    /// stands. No development still set moved; the evaluation clips of seed 7 gained (0.979 → 0.984),
+    /// the facades too (0.984 → 0.988). 128 left 8 false pages, 224 4 and 256 9. No look there at
+    /// all left the same false pages but lost a grey camera frame's sheet (the development set grey
+    /// 0.968 → 0.898) and the clips' gains. The pass at 192 costs about 1.8 times the first look's,
+    /// after 96's 0.4, on frames with no page that the first look drew something page-like in: on
+    /// 51 such frames of the page-like sets, 2.1–2.8 s → 4.0–4.3 s; none on the sample clip's. At
+    /// `.low`, a look at 224 on its network added two false pages: none there.
+    var emptyFrameLookPageModelInput: Int?
     /// When quads on the straight stretches of the network's outline map are candidates too (about
     /// 1 ms a frame; mends page regions that leak into a pale desk or a shadow, or stop at a cable
     /// or an object standing on the page). At `.low`, only where the region's likeliest quad is not
@@ -85,14 +99,16 @@ struct AccuracyProfile: Sendable {
             AccuracyProfile(
                 workingSize: 320, pageModelFile: "page-detector.onnx", pageModelInput: 96,
                 pageModelView: CFOCAL_PAGE_VIEW_PROPORTIONAL,
-                secondLookPageModelInput: 160, outlineLines: CFOCAL_OUTLINE_LINES_WHERE_UNDRAWN,
+                secondLookPageModelInput: 160, emptyFrameLookPageModelInput: nil,
+                outlineLines: CFOCAL_OUTLINE_LINES_WHERE_UNDRAWN,
                 cutsSheetsOnClearEdges: false, joinsImageLinesWhereUnedged: false, straightEdgeCount: 10,
                 findsFaceLandmarks: false, usesTextNetwork: false)
         case .high:
             AccuracyProfile(
                 workingSize: 640, pageModelFile: "page-detector-high.onnx", pageModelInput: 160,
                 pageModelView: CFOCAL_PAGE_VIEW_PROPORTIONAL,
-                secondLookPageModelInput: 96, outlineLines: CFOCAL_OUTLINE_LINES_ALWAYS,
+                secondLookPageModelInput: 96, emptyFrameLookPageModelInput: 192,
+                outlineLines: CFOCAL_OUTLINE_LINES_ALWAYS,
                 cutsSheetsOnClearEdges: true, joinsImageLinesWhereUnedged: true, straightEdgeCount: 14, findsFaceLandmarks: true,
                 usesTextNetwork: true)
         }

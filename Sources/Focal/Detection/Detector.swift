@@ -27,8 +27,12 @@ public final class Detector {
     private let cascadeFolder: String?
     private let textSearch: TextSearch?
     private let pageModel: PageModel?
-    /// The page model at the accuracy's second input, for frames in which `pageModel` found nothing.
+    /// The page model at the accuracy's second input, for frames in which `pageModel` found nothing
+    /// or only a quad it agrees with weakly.
     private let secondLookPageModel: PageModel?
+    /// The page model at the accuracy's input for frames in which `pageModel` found nothing at all,
+    /// in place of `secondLookPageModel` there.
+    private let emptyFrameLookPageModel: PageModel?
 
     /// - Throws: `.invalidArgument` for options out of range; `.modelMissing` for `.face` when
     ///   OpenCV's Haar cascades (Debian's `opencv-data`) are not installed, and for `.text` at
@@ -43,17 +47,22 @@ public final class Detector {
         let learned = type == .rectangle && options.usesPageModel
         let profile = AccuracyProfile.of(options.accuracy)
         pageModel = learned ? try PageModel.borrow(path: options.pageModelPath, for: options.accuracy) : nil
-        secondLookPageModel =
-            learned
-            ? try profile.secondLookPageModelInput.map { (input) throws(FocalError) in
-                try PageModel.borrow(path: options.pageModelPath, fileName: profile.pageModelFile, inputSize: input)
-            }
-            : nil
+        secondLookPageModel = learned ? try Self.borrowLook(at: profile.secondLookPageModelInput, options) : nil
+        emptyFrameLookPageModel = learned ? try Self.borrowLook(at: profile.emptyFrameLookPageModelInput, options) : nil
+    }
+
+    /// The accuracy's page model at `input`, for a look after the first (nil: no such look).
+    private static func borrowLook(at input: Int?, _ options: DetectorOptions) throws(FocalError) -> PageModel? {
+        let fileName = AccuracyProfile.of(options.accuracy).pageModelFile
+        return try input.map { (input) throws(FocalError) in
+            try PageModel.borrow(path: options.pageModelPath, fileName: fileName, inputSize: input)
+        }
     }
 
     deinit {
         if let pageModel { PageModel.giveBack(pageModel) }
         if let secondLookPageModel { PageModel.giveBack(secondLookPageModel) }
+        if let emptyFrameLookPageModel { PageModel.giveBack(emptyFrameLookPageModel) }
     }
 
     /// The features in frame, best first. If `orientation` is given (or the frame carries one other
@@ -102,7 +111,8 @@ public final class Detector {
         framesSinceDiscovery = 0
         let priors = options.tracking ? previousQuads : []
         let found = try RectangleSearch.run(
-            upright, options: options, pageModel: pageModel, secondLookPageModel: secondLookPageModel, priors: priors)
+            upright, options: options, pageModel: pageModel, secondLookPageModel: secondLookPageModel,
+            emptyFrameLookPageModel: emptyFrameLookPageModel, priors: priors)
         let held = try heldDocuments(in: upright, found: found)
         // Best first, as a search reports them: a held document may be surer than one just found.
         return held.isEmpty ? found : (found + held).sorted { $0.confidence > $1.confidence }
@@ -118,7 +128,8 @@ public final class Detector {
         var relaxed = options
         relaxed.minimumConfidence = hold.floor
         let weak = try RectangleSearch.run(
-            upright, options: relaxed, pageModel: pageModel, secondLookPageModel: secondLookPageModel, priors: previousQuads)
+            upright, options: relaxed, pageModel: pageModel, secondLookPageModel: secondLookPageModel,
+            emptyFrameLookPageModel: emptyFrameLookPageModel, priors: previousQuads)
         let held = hold.held(weak, expected: expected, found: found, minimum: options.minimumConfidence)
         return Array(held.prefix(options.maximumFeatureCount - found.count))
     }
@@ -204,7 +215,7 @@ enum HaarCascades {
 enum RectangleSearch {
     static func run(
         _ frame: Frame, options: DetectorOptions, pageModel: PageModel?, secondLookPageModel: PageModel? = nil,
-        priors: [Quad] = [], priorsOnly: Bool = false
+        emptyFrameLookPageModel: PageModel? = nil, priors: [Quad] = [], priorsOnly: Bool = false
     ) throws(FocalError) -> [RectangleFeature] {
         let priorQuads = priors.map(\.shim)
         var results = [cfocal_quad](repeating: cfocal_quad(), count: options.maximumFeatureCount)
@@ -222,7 +233,9 @@ enum RectangleSearch {
                 second_look_model: secondLookPageModel?.handle, second_look_input: Int32(secondLookPageModel?.inputSize ?? 0),
                 page_outline_lines: Int32(profile.outlineLines.rawValue), straight_edge_count: Int32(profile.straightEdgeCount),
                 cut_sheets_on_clear_edges: profile.cutsSheetsOnClearEdges ? 1 : 0,
-                image_lines_where_unedged: profile.joinsImageLinesWhereUnedged ? 1 : 0)
+                image_lines_where_unedged: profile.joinsImageLinesWhereUnedged ? 1 : 0,
+                empty_frame_look_model: emptyFrameLookPageModel?.handle,
+                empty_frame_look_input: Int32(emptyFrameLookPageModel?.inputSize ?? 0))
             try frame.withShimImage { (image) throws(FocalError) in
                 try check(cfocal_detect_quads(&image, &settings, &results, Int32(results.count), &count), "detect rectangles")
             }
