@@ -660,10 +660,10 @@ public:
     // two at each pixel, for a frame in which the first look found nothing or only a quad it agrees
     // with weakly; with `empty_frame_look`, the empty-frame model's maps instead (EmptyFrameLook).
     // At one input the network sometimes draws a page's outline and leaves its region dark (a
-    // motion-blurred page on a rough facade at 160), where another fills it. The greater of the two keeps what the first
-    // look saw: a window onto a street that the first network fills, and the search refuses, is not
-    // replaced by the second network's patchier view of it (PageModelTests' window, which .low's
-    // network alone reports).
+    // motion-blurred page on a rough facade at 160), where another fills it. The greater of the two
+    // keeps what the first look saw: a window onto a street that the first network fills, and the
+    // search refuses, is not replaced by the second network's patchier view of it (PageModelTests'
+    // window, which .low's network alone reports).
     void look_again(bool empty_frame_look) {
         cfocal_page_model *model = empty_frame_look ? o_.empty_frame_look_model : o_.second_look_model;
         const int input = empty_frame_look ? o_.empty_frame_look_input : o_.second_look_input;
@@ -690,8 +690,11 @@ public:
 
     // Whether c covers most of the frame (EmptyFrameLook).
     bool fills_the_frame(const Candidate &c) const {
-        return area(c.corners) >= EmptyFrameLook{}.least_frame_covered * small_.total();
+        return share_of_frame(c.corners) >= EmptyFrameLook{}.least_frame_covered;
     }
+
+    // How much of the frame q (working coordinates) covers.
+    double share_of_frame(const Corners &q) const { return area(q) / double(small_.total()); }
 
     // Whether the second look saw the frame at a larger input than the first (.low's 160 after 96).
     // An empty-frame look is not counted: its maps (.high's 192) join the first look's only.
@@ -1193,7 +1196,7 @@ private:
     // c, or the page laid on a stack that c is the quad round (PageLaidWithin, or else
     // PageBesideOneStrip), in c's place and with its score.
     Candidate laid_within(const Candidate &c) {
-        if (!learned_ || c.on_another || area(c.corners) > PageLaidWithin{}.most_frame_covered * small_.total()) return c;
+        if (!learned_ || c.on_another || share_of_frame(c.corners) > PageLaidWithin{}.most_frame_covered) return c;
         const Candidate *page = best_lying_within(c, &QuadSearch::lies_laid_within);
         if (page == nullptr) page = best_lying_within(c, &QuadSearch::lies_beside_one_strip);
         if (page == nullptr) return c;

@@ -7,7 +7,8 @@ Usage: /usr/bin/python3 scripts/eval/dev-sets.py [--list] [--accuracy high|low|b
 
   SET          a set's name, or a group: stills (every still set, the default), clips, empty
                (frames with no document: each detection a false page), development, held (the sets
-               held apart), all. The receipts set is the real receipts of SHARED/real/receipts. --list prints them with the commands that make them.
+               held apart), all. --list prints them with the commands that make them. The
+               receipts set is the real receipts of SHARED/real/receipts.
   --focal F    the focal to score (default .build/release/focal; `swift build -c release
                --product focal` first)
   --shared D   the evaluation kit beside the project (default ../shared: eval/score.py,

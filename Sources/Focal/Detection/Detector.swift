@@ -30,8 +30,8 @@ public final class Detector {
     /// The page model at the accuracy's second input, for frames in which `pageModel` found nothing
     /// or only a quad it agrees with weakly.
     private let secondLookPageModel: PageModel?
-    /// The page model at the accuracy's input for frames in which `pageModel` found nothing at all,
-    /// in place of `secondLookPageModel` there.
+    /// The page model at the accuracy's input for frames in which `pageModel` found nothing at all
+    /// and `secondLookPageModel` nothing filling the frame; what it finds replaces the second look's.
     private let emptyFrameLookPageModel: PageModel?
 
     /// - Throws: `.invalidArgument` for options out of range; `.modelMissing` for `.face` when
