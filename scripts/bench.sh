@@ -26,6 +26,13 @@ echo "start-up (median of 21 warm runs):"
 echo "  focal --version   $(startup $bin/focal --version)"
 echo "  Swift hello world $(startup $bin/HelloSwift)"
 echo "  shared libraries loaded by focal: $(ldd $bin/focal | wc -l)"
+# A one-shot `focal detect` on a photo pays for loading OpenCV's image codecs (GDAL's libraries,
+# image_codec.cpp); the same frame as a one-frame video loads none.
+frame=$(mktemp --suffix=.mp4)
+trap 'rm -f "$frame"' EXIT
+ffmpeg -loglevel error -y -i Samples/Media/document.jpg -frames:v 1 -c:v libx264 -pix_fmt yuv420p "$frame"
+echo "  focal detect on a photo, edges only    $(startup $bin/focal detect Samples/Media/document.jpg --types rectangle --no-page-model --json /dev/null)"
+echo "  the same frame as a one-frame video    $(startup $bin/focal detect "$frame" --types rectangle --no-page-model --json /dev/null)"
 echo
 
 $bin/FocalBenchmarks video Samples/Media/document.mp4 "$@"

@@ -1,7 +1,9 @@
 // Image decoding and encoding through OpenCV's imgcodecs (libjpeg, libpng, libtiff, libwebp).
 //
 // imgcodecs is loaded on first use rather than linked: Debian builds it with GDAL, whose 118
-// libraries cost every program 80 ms and 42 MB at start-up, image files or not.
+// libraries cost every program 80 ms and 42 MB at start-up, image files or not. Loaded after the
+// program's own 170, they cost more: each of their symbols was looked up among the program's
+// libraries before their own (RTLD_DEEPBIND, below).
 #include "internal.hpp"
 
 #include <opencv2/imgcodecs.hpp>
@@ -60,6 +62,26 @@ private:
 // Set as the codecs start loading: from then on OpenCV's decode limit is fixed.
 std::atomic<bool> codecs_loading{false};
 
+// How the codecs' library is opened. RTLD_DEEPBIND has its tree of libraries find their symbols
+// among themselves before the program's: a one-shot `focal detect` on the sample photo without the
+// page model 319–352 → 217–231 ms (scripts/bench.sh; 121–157 ms on the same frame as a one-frame
+// video, which loads no codecs), and the same pixels decoded. The same libraries
+// are shared either way (opencv_core, libstdc++ and libc are in both trees). The sanitizers refuse
+// libraries opened so, and their builds (the fuzz targets, scripts/fuzz.sh) open them plainly.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define CFOCAL_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define CFOCAL_SANITIZED 1
+#endif
+#ifdef CFOCAL_SANITIZED
+constexpr int codec_open_flags = RTLD_NOW | RTLD_LOCAL;
+#else
+constexpr int codec_open_flags = RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND;
+#endif
+
 const Codecs &codecs() {
     static const Codecs loaded = [] {
         codecs_loading.store(true);
@@ -70,7 +92,7 @@ const Codecs &codecs() {
                                      "libopencv_imgcodecs.so." + major + "." + minor, "libopencv_imgcodecs.so"};
         void *library = nullptr;
         for (const auto &name : names)
-            if ((library = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL)) != nullptr) break;
+            if ((library = dlopen(name.c_str(), codec_open_flags)) != nullptr) break;
         if (library == nullptr) {
             const char *why = dlerror();
             c.error = "OpenCV's image codecs (" + names[0] + ") could not be loaded: " + (why ? why : "not found");
