@@ -40,7 +40,8 @@ struct DetectCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The image or video to read.", valueName: "input"))
+    @Argument(
+        help: ArgumentHelp("The image or video to read (one file: for a folder of photos, see focal scan).", valueName: "input"))
     var input: String
 
     @OptionGroup var detection: FeatureTypesOption
@@ -100,6 +101,23 @@ struct DetectCommand: ParsableCommand {
         guard !detection.types.isEmpty else {
             throw ValidationError("--types none detects nothing; name rectangle, text, face or qr")
         }
+        try refuseSequences()
+    }
+
+    /// A folder or a glob names many images, which one report cannot hold: say what reads them.
+    /// (A folder was opened as a video: "Cannot open video 'shots': Is a directory.")
+    private func refuseSequences() throws {
+        guard ImageSequenceReader.namesSequence(input), !FileManager.default.fileExists(atPath: input) || isFolder(input)
+        else { return }
+        let what = isFolder(input) ? "a folder" : "a pattern"
+        throw ValidationError(
+            "'\(input)' is \(what); focal detect reads one image or video. Give one file, or scan every photo: "
+                + "focal scan '\(input)' --out scans (or draw the finds: focal overlay '\(input)' -o finds.mp4)")
+    }
+
+    private func isFolder(_ path: String) -> Bool {
+        let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+        return type == .typeDirectory
     }
 
     func run() throws {

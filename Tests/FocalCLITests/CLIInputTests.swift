@@ -115,6 +115,23 @@ import Testing
         #expect(throws: FocalError.self) { try page.write(to: scratch.path + "/frame.exr") }
     }
 
+    /// A folder was opened as a video ("Cannot open video 'shots': Is a directory."); a quoted glob
+    /// was one missing image. Both are usage errors that say which commands read many photos.
+    @Test func detectOnAFolderOrAGlobSaysWhatReadsMany() throws {
+        let scratch = Scratch()
+        let shots = scratch.path + "/shots"
+        try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
+        try Frame(width: 96, height: 64, format: .bgr8, color: Color(white: 0.5)).write(to: shots + "/1.jpg")
+        for (input, what) in [(shots, "is a folder"), (shots + "/*.jpg", "is a pattern")] {
+            let run = try CLIRun(["detect", input])
+            #expect(run.status == 2, "\(input): \(run.status) \(run.error)")
+            #expect(run.error.contains("'\(input)' \(what)"), "\(run.error)")
+            #expect(run.error.contains("focal scan '\(input)' --out"), "\(run.error)")
+        }
+        let one = try CLIRun(["detect", shots + "/1.jpg"])
+        #expect(one.status == 0, "\(one.error)")
+    }
+
     /// A text file was "Cannot open video 'notes.txt': open video 'notes.txt': Invalid data…": the
     /// name twice, and a video assumed.
     @Test func aFileThatIsNeitherVideoNorImageIsNamedOnceAndSaysSo() throws {
