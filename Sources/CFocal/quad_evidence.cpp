@@ -262,6 +262,21 @@ double share_as_bright_as(const Corners &part, const Corners &whole, const cv::M
     return double(std::count_if(values.begin(), values.end(), [&](double v) { return v >= dim * bright; })) / values.size();
 }
 
+double ink_share(const Corners &q, const cv::Mat &gray, int window, int contrast) {
+    std::vector<cv::Point> points;
+    for (const auto &corner : q) points.emplace_back(int(std::lround(corner.x)), int(std::lround(corner.y)));
+    const cv::Rect box = cv::boundingRect(points) & cv::Rect(0, 0, gray.cols, gray.rows);
+    if (box.area() == 0) return 0;
+    cv::Mat inside = cv::Mat::zeros(box.size(), CV_8U);
+    for (auto &point : points) point -= box.tl();
+    cv::fillConvexPoly(inside, points, 255);
+    cv::Mat around, darker;
+    cv::blur(gray(box), around, cv::Size(window, window));
+    cv::subtract(around, gray(box), darker);
+    const int count = cv::countNonZero(inside);
+    return count > 0 ? double(cv::countNonZero((darker > contrast) & inside)) / count : 0;
+}
+
 double interior_saturation(const Corners &q, const cfocal_image &image) {
     if (image.format == CFOCAL_GRAY8) return 0;
     const auto planes = planes_of(image);

@@ -107,6 +107,10 @@ double interior_saturation(const Corners &q, const cfocal_image &image);
 // brightest tenth of `whole`'s: how much of a strip beside a page is as bright as the page's paper.
 double share_as_bright_as(const Corners &part, const Corners &whole, const cv::Mat &gray, double dim);
 
+// The share of q's pixels (gray, at the size q is given in) darker by more than `contrast` than
+// the mean of the `window` × `window` square round them: print, and the edges of what lies on it.
+double ink_share(const Corners &q, const cv::Mat &gray, int window = 15, int contrast = 20);
+
 // The HSV saturation of a colour (b, g, r; 0 for one darker than 8 in every channel).
 double saturation_of(const cv::Vec3d &c);
 

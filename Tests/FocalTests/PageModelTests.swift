@@ -506,11 +506,15 @@ import Testing
     /// reported with the box at `.high`: 0.875 and 0.889. Before quads joined from the image's own
     /// straight edges competed where the network's likeliest quad does not lie on edges all round
     /// (`ImageLines`, 0.7.40), the quad of `box-across-the-left-side.png` ran down the cylinder's
-    /// shadow beyond the sheet's right side at `.high`: 0.866.
+    /// shadow beyond the sheet's right side at `.high`: 0.866. Before a blank sheet's own quad could
+    /// rank up to 0.12 below the network's quad round the sheet and the objects beside it
+    /// (`ObjectsBeside::most_rank_lost_unprinted`, 0.7.45), the objects across the right side of
+    /// `box-and-cylinder-across-the-right-side.png` and over the top of
+    /// `cylinder-and-box-over-the-top-side.png` were reported with the sheet at `.high`: 0.885 and 0.758.
     @Test(arguments: [DetectorOptions.Accuracy.high, .low])
     func theSheetIsFoundNotTheObjectsBesideIt(accuracy: DetectorOptions.Accuracy) throws {
         try RealPhotoTests.expectEachFound(
-            in: Self.folder, at: accuracy, label: " under standing objects", count: 5,
+            in: Self.folder, at: accuracy, label: " under standing objects", count: 7,
             knownMisses: Self.knownMisses)
     }
 
@@ -520,6 +524,8 @@ import Testing
                 "0.750 at .low: the quad runs round the box's far side, and no quad inside it shares its other sides",
             "box-across-the-left-side-cylinder-in-front.png":
                 "0.860 at .low: the quads ranked first cut the sheet's left side along the box, and the sheet's own (0.976) ranks 0.09 below them",
+            "box-and-cylinder-across-the-right-side.png":
+                "0.818 at .low: the quad runs round the box and the cylinder beyond the sheet's right side; the look for blank sheets is .high's",
         ]
     ]
 }

@@ -315,6 +315,9 @@ typedef struct {
                                                   empty_frame_look_input, in place of the second look's (NULL:
                                                   no such look) */
     int32_t empty_frame_look_input;
+    int32_t lenient_on_unprinted_sheets; /* where a sheet holds no print, an inner quad that an object
+                                            standing beside it runs the quad round on past may rank lower
+                                            (ObjectsBeside in quads.cpp) */
 } cfocal_quad_options;
 
 typedef struct cfocal_quad {

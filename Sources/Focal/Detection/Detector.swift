@@ -235,7 +235,8 @@ enum RectangleSearch {
                 cut_sheets_on_clear_edges: profile.cutsSheetsOnClearEdges ? 1 : 0,
                 image_lines_where_unedged: profile.joinsImageLinesWhereUnedged ? 1 : 0,
                 empty_frame_look_model: emptyFrameLookPageModel?.handle,
-                empty_frame_look_input: Int32(emptyFrameLookPageModel?.inputSize ?? 0))
+                empty_frame_look_input: Int32(emptyFrameLookPageModel?.inputSize ?? 0),
+                lenient_on_unprinted_sheets: profile.isLenientOnUnprintedSheets ? 1 : 0)
             try frame.withShimImage { (image) throws(FocalError) in
                 try check(cfocal_detect_quads(&image, &settings, &results, Int32(results.count), &count), "detect rectangles")
             }
