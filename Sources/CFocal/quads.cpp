@@ -55,6 +55,7 @@ struct Candidate {
     bool laid_within = false; // taken out of the quad round both sheets it lies on (laid_within)
     bool shape_not_asked = false;  // chosen, but outside the caller's aspect ratios: not reported (ShapeSelection)
     bool on_image_lines = false;   // joined from the image's straight edges: chosen on its own rank only (ImageLines)
+    bool frame_itself = false;     // the whole frame as the page (FrameItself): reported as it is
 };
 
 // When the page network overrules a candidate's edges in favour of a candidate around it.
@@ -570,6 +571,35 @@ struct EmptyFrameLook {
     double least_frame_covered = 0.8;
 };
 
+// The frame itself as the page (QuadSearch::frame_itself). A scan, or a photo cropped to the page,
+// shows none of the page's sides, so no quad from the network's maps or the image's edges finds them,
+// and the network, which learned pages with sides, agrees with the whole frame only in part, or draws
+// a part of it as the page. Where the search keeps nothing, the frame is scored by its share of plain
+// paper (plain_paper_share) where the network agrees with it enough: at .high the two real receipts
+// scanned to fill the image that nothing was found on (the network 0.49 and 0.71 with the frame) are
+// found, while on the development frames in which nothing was found (the page-like sets, the clips'
+// empty frames, the facades) it agreed with the frame at most 0.19. Where a quad is kept and the
+// option asks (`frame_over_doubted_quads`, .high), the frame replaces it if the network agrees with
+// the frame by the margin more than the quad scores: a card's part below its black stripe (0.63
+// against 0.96), a scanned receipt's quad a little inside its border. `dev-sets.py --accuracy high`:
+// receipts 0.945 → 0.984 (56 → 58 of 58 found), the phone photos' pages cropped as scans
+// (scans-phone-1…3) 0.672 / 0.744 / 0.727 → 0.861 / 0.890 / 0.825; no other development set moved, nor
+// the false pages, at either accuracy.
+struct FrameItself {
+    // The least the network must agree with the whole frame (network_agreement). Lowering it reports
+    // the frame on more frames where the network sees a page only in part, and nears what it gives
+    // frames with no page (0.19).
+    double least_agreement = 0.3;
+    // The agreement at which the frame's plain paper share counts in full; below it, in proportion.
+    // Lowering it lets a frame of paper the network doubts (an ID card's back, a card behind its
+    // black stripe: 0.30) pass the minimum confidence.
+    double full_agreement = 0.5;
+    // How much more the network must agree with the frame than the quad kept scores for the frame to
+    // replace it (as NetworkPreference's margin for a quad around). Lowering it gives a page on a pale
+    // desk, whose region the network runs on into the desk, the whole frame more often.
+    double margin = 0.15;
+};
+
 // Which frames get a second look (QuadSearch::look_again, the network at another input): those in
 // which nothing was found or the network agrees only weakly with what was, and in which the first
 // look drew something page-like (QuadSearch::can_look_again). The second look finds pages whose
@@ -602,6 +632,12 @@ struct SecondLookGate {
     // (0.7.21: on the stacked photos of seed 2 at .high one page agreed with for 0.30, 0.600 → 0.915).
     double least_agreement_on_another = 0.4;
 };
+
+// An image's own rectangle, through its outermost pixels' centres.
+Corners whole(const cv::Size &size) {
+    const double right = size.width - 1, bottom = size.height - 1;
+    return {cv::Point2d(0, 0), cv::Point2d(right, 0), cv::Point2d(right, bottom), cv::Point2d(0, bottom)};
+}
 
 void write_quad(const Corners &q, double confidence, cfocal_quad &out) {
     for (int i = 0; i < 4; ++i) {
@@ -698,6 +734,29 @@ public:
         network_candidates(maps);
         network_scored_outline_quads();
         rank();
+    }
+
+    // The whole frame as the page (FrameItself), or nothing: where nothing was kept, if the network
+    // agrees with the frame enough, scored by its plain paper share where the network half agrees
+    // with it, as an outline's edges lift the network's score (network_scored_outline_quads); where
+    // a quad was kept, if the network agrees with the frame by the margin more than with it.
+    std::optional<Candidate> frame_itself(const std::vector<Candidate> &kept) {
+        if (!learned_ || o_.priors_only) return std::nullopt;
+        const FrameItself p;
+        const Corners q = whole(small_.size());
+        const double agreement = agreement_with(q);
+        if (agreement < p.least_agreement) return std::nullopt;
+        Candidate c{q, agreement, true, false, -1, agreement};
+        if (kept.empty()) {
+            c.score = std::max(agreement, plain_paper_share(at_full(q)) * std::min(1.0, agreement / p.full_agreement));
+        } else {
+            const Candidate &k = kept.front();
+            if (!o_.frame_over_doubted_quads || !k.learned || agreement < k.score + p.margin) return std::nullopt;
+        }
+        c.frame_itself = true;
+        c.shape_not_asked = !aspect_within(q, o_);
+        if (c.score < o_.min_confidence) return std::nullopt;
+        return c;
     }
 
     bool has_empty_frame_look() const { return o_.empty_frame_look_model != nullptr; }
@@ -1026,6 +1085,11 @@ public:
     void report(const std::vector<Candidate> &kept, cfocal_quad *out, int32_t *count) const {
         for (const auto &k : kept) {
             if (k.shape_not_asked) continue;  // ShapeSelection
+            if (k.frame_itself) {
+                write_quad(whole(full_.size()), std::min(1.0, k.score), out[*count]);
+                *count += 1;
+                continue;
+            }
             Corners q = at_full(k.corners);
             // Where a side shows no edge, the quad stays as found.
             if (k.learned && o_.refine) q = off_the_border(q, page_extent_scene());
@@ -1484,6 +1548,10 @@ cfocal_status cfocal_detect_quads(const cfocal_image *image, const cfocal_quad_o
                 again = search.choose(limit);
             }
             if (!again.empty()) kept = std::move(again);
+        }
+        // A page scanned to fill the image: the frame itself (FrameItself).
+        if (limit > 0) {
+            if (auto frame = search.frame_itself(kept)) kept = {*frame};
         }
         search.report(kept, out, count);
         return CFOCAL_OK;

@@ -647,6 +647,24 @@ import Testing
     }
 }
 
+/// Pages of the phone photos flattened and cropped inside their own sides, as a scanner or a scan
+/// app's crop gives them (`Resources/scanned_pages`): no side of the page shows, and the whole image
+/// is the document.
+@Suite struct ScannedPageTests {
+    static let folder = RealPhotoTests.folder("scanned_pages")
+
+    /// No quad of the network's maps or of the image's edges finds sides that are not there, so the
+    /// search takes the frame itself where it finds nothing else, the network agreeing with it in
+    /// part and the frame being plain paper, and at `.high` where the network agrees with the frame
+    /// clearly more than with the quad kept (`FrameItself` in the shim's quads.cpp). Before 0.7.46,
+    /// `.high` found nothing on `book-scanned.jpg` and a part of the card on `card-scanned.jpg`
+    /// (Jaccard index 0.17).
+    @Test(arguments: [DetectorOptions.Accuracy.high, .low])
+    func theWholeImageIsFoundAsThePage(accuracy: DetectorOptions.Accuracy) throws {
+        try RealPhotoTests.expectEachFound(in: Self.folder, at: accuracy, label: " of the scanned pages", count: 3)
+    }
+}
+
 /// A real phone photo with a cluttered desk drawn on it (`Resources/cluttered_photos`, CC0): a
 /// highlighter, an orange and a pen on the page, a mug beside it and a cable laid across it.
 @Suite struct ClutteredPhotoTests {

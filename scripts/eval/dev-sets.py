@@ -81,6 +81,13 @@ SETS = {
     'grey': ('development', 'stills', generator('grey-camera.py', PHONE_PHOTOS, 'OUT')),
     'fill-4': ('development', 'stills', generator('fill-photos.py', '0.04', 'OUT')),
     'fill-10': ('development', 'stills', generator('fill-photos.py', '0.10', 'OUT')),
+    # made after 0.7.45: the annotated photos' pages flattened and cropped inside their own sides, as a
+    # scanner or a scan app gives them (the answer is the whole image); the phone photos' looked into,
+    # jscanify's held apart
+    **{'scans-phone-%d' % seed: ('development', 'stills', generator('scan-crops.py', PHONE_PHOTOS, 'OUT', str(seed)))
+       for seed in (1, 2, 3)},
+    'scans-jscanify-1': ('held', 'stills',
+                         generator('scan-crops.py', os.path.join(RESOURCES, 'jscanify_photos'), 'OUT', '1')),
     **{'bowed-%d' % seed: ('held' if seed == 13 else 'development', 'stills',
                            generator('bow-photos.py', 'OUT', str(seed), '16')) for seed in (11, 12, 13, 14, 15)},
     **{'bowed-tenth-%d' % seed: ('held' if seed == 23 else 'development', 'stills',

@@ -318,6 +318,10 @@ typedef struct {
     int32_t lenient_on_unprinted_sheets; /* where a sheet holds no print, an inner quad that an object
                                             standing beside it runs the quad round on past may rank lower
                                             (ObjectsBeside in quads.cpp) */
+    int32_t frame_over_doubted_quads;    /* report the whole frame in place of the quad kept where the
+                                            network agrees with the frame clearly more (a page scanned to
+                                            fill the image, of which the quad is a part; FrameItself in
+                                            quads.cpp). Where nothing is kept, the frame is weighed anyway */
 } cfocal_quad_options;
 
 typedef struct cfocal_quad {

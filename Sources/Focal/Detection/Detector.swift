@@ -236,7 +236,8 @@ enum RectangleSearch {
                 image_lines_where_unedged: profile.joinsImageLinesWhereUnedged ? 1 : 0,
                 empty_frame_look_model: emptyFrameLookPageModel?.handle,
                 empty_frame_look_input: Int32(emptyFrameLookPageModel?.inputSize ?? 0),
-                lenient_on_unprinted_sheets: profile.isLenientOnUnprintedSheets ? 1 : 0)
+                lenient_on_unprinted_sheets: profile.isLenientOnUnprintedSheets ? 1 : 0,
+                frame_over_doubted_quads: profile.takesTheFrameOverDoubtedQuads ? 1 : 0)
             try frame.withShimImage { (image) throws(FocalError) in
                 try check(cfocal_detect_quads(&image, &settings, &results, Int32(results.count), &count), "detect rectangles")
             }
