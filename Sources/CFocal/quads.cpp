@@ -741,7 +741,7 @@ public:
     // with it, as an outline's edges lift the network's score (network_scored_outline_quads); where
     // a quad was kept, if the network agrees with the frame by the margin more than with it.
     std::optional<Candidate> frame_itself(const std::vector<Candidate> &kept) {
-        if (!learned_ || o_.priors_only) return std::nullopt;
+        if (!learned_ || o_.priors_only || (!kept.empty() && !o_.frame_over_doubted_quads)) return std::nullopt;
         const FrameItself p;
         const Corners q = whole(small_.size());
         const double agreement = agreement_with(q);
@@ -751,7 +751,7 @@ public:
             c.score = std::max(agreement, plain_paper_share(at_full(q)) * std::min(1.0, agreement / p.full_agreement));
         } else {
             const Candidate &k = kept.front();
-            if (!o_.frame_over_doubted_quads || !k.learned || agreement < k.score + p.margin) return std::nullopt;
+            if (!k.learned || agreement < k.score + p.margin) return std::nullopt;
         }
         c.frame_itself = true;
         c.shape_not_asked = !aspect_within(q, o_);
