@@ -61,7 +61,7 @@ final class TextSearch {
     /// receipt scanned in the middle of a large sheet comes to the network at a third of the scale
     /// (0.7.46: a 4961 × 7016 scan's segments found 73 → 62 of 77).
     private static func isWholeFrame(_ quad: Quad, of frame: Frame) -> Bool {
-        let whole = Quad(Rect(x: 0, y: 0, width: Double(frame.width - 1), height: Double(frame.height - 1)))
+        let whole = Quad(wholeImageOfWidth: frame.width, height: frame.height)
         return zip(quad.corners, whole.corners).allSatisfy { $0.distance(to: $1) <= 1 }
     }
 

@@ -56,6 +56,15 @@ public struct Quad: Sendable, Hashable, Codable {
         self.init(topLeft: sorted[0], topRight: sorted[1], bottomRight: sorted[2], bottomLeft: sorted[3])
     }
 
+    /// An image's own rectangle, through its outermost pixels' centres: the quad the detector reports
+    /// for a page that fills the image, and a scan of the whole image.
+    init(wholeImageOfWidth width: Int, height: Int) {
+        let right = Double(width - 1), bottom = Double(height - 1)
+        self.init(
+            topLeft: Point(x: 0, y: 0), topRight: Point(x: right, y: 0), bottomRight: Point(x: right, y: bottom),
+            bottomLeft: Point(x: 0, y: bottom))
+    }
+
     /// The axis-aligned box around the corners.
     public var bounds: Rect {
         let xs = corners.map(\.x), ys = corners.map(\.y)

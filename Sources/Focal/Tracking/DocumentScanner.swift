@@ -32,10 +32,7 @@ public struct DocumentScan: Sendable {
     /// wanted anyway (`focal scan --whole-image-if-none`): its corners are the image's, and
     /// flattening it gives the image back. `index` is the frame's place in its stream.
     public static func wholeImage(_ frame: Frame, frame index: Int) throws(FocalError) -> DocumentScan {
-        let right = Double(frame.width - 1), bottom = Double(frame.height - 1)
-        let quad = Quad(
-            topLeft: Point(x: 0, y: 0), topRight: Point(x: right, y: 0), bottomRight: Point(x: right, y: bottom),
-            bottomLeft: Point(x: 0, y: bottom))
+        let quad = Quad(wholeImageOfWidth: frame.width, height: frame.height)
         return DocumentScan(
             trackingID: 1, firstFrame: index, lastFrame: index, bestFrame: index,
             sharpness: try Sharpness.measure(frame, options: .noiseResistant), quad: quad, frame: frame)
