@@ -548,11 +548,19 @@ struct ImageLines {
 // tall, asked for at most 0.35, gave a quad from one of its corners across to the middle of its
 // top side, agreement 0.79: DetectorTests.aspectRatioRangeSelectsShapes).
 struct ShapeSelection {
-    // The detector's default least aspect ratio (DetectorOptions.minimumAspectRatio); the search
-    // weighs every shape from it to a square (an aspect ratio, shorter side over longer, is at most
-    // 1). Lowering it lets narrower quads (a strip of a page, a cable's edge) compete with the pages
-    // they lie on wherever a caller narrows the range.
+    // The narrowest shape the search weighs (an aspect ratio, shorter side over longer, at most 1):
+    // it weighs every shape from it to a square, or from the least the caller asks where that is
+    // below `narrowest_asked`. Lowering it lets narrower quads (a strip of a page, a cable's edge)
+    // compete with the pages they lie on (at 0.2, a page with a picture printed on it lost to a
+    // narrower quad: pictures-3 at .high 0.990 → 0.923).
     double least_aspect = 0.3;
+    // The detector's default least aspect ratio (DetectorOptions.minimumAspectRatio, 0.2 since
+    // 0.7.47: receipts run to 1 : 5). A caller asking for no narrower shapes than this gets the
+    // search above, and of shapes narrower than it weighs, only the frame itself is reported, where
+    // the image is the document (FrameItself: a long receipt scanned and cropped to its edges, 0.25
+    // to 0.30; the real cropped receipts, receipts-cropped, at .high 0.575 → 0.998). A caller asking for narrower
+    // shapes gets a search that weighs them.
+    double narrowest_asked = 0.2;
 };
 
 // Which of the two later looks stands on a frame in which the first look found nothing at all,
@@ -598,6 +606,34 @@ struct FrameItself {
     // replace it (as NetworkPreference's margin for a quad around). Lowering it gives a page on a pale
     // desk, whose region the network runs on into the desk, the whole frame more often.
     double margin = 0.15;
+
+    // Or, at .high, however much better than the frame the network likes the quad kept (0.7.47):
+    // where that quad cuts across a page scanned to fill the image. The network then draws a block
+    // of the page (a receipt's lines below its heading, or cut slantwise through its text) and the
+    // quad's sides cross print and paper instead of lying on edges; beyond one of them lies paper as
+    // bright as the page's, printed as the page is. A page lying in view has a desk beyond its sides,
+    // and a white desk holds no print. The real receipts at .high: 0.984 → 0.992 (three scans cut
+    // so, 0.729 / 0.803 / 0.935 → 0.980 / 0.993 / 0.998); no other development set moved.
+    //
+    // The most of the quad's outline that lies on the image's edges (Support::score). Raising it
+    // lets the frame replace quads round pages laid on a sheet that fills the frame (stacked pages'
+    // outlines lie on edges for 0.64 to 1.00).
+    double most_cut_edges = 0.5;
+    // The least the network must agree with the frame. Lowering it gives the frame in place of
+    // pages the network sees within a frame it doubts.
+    double least_cut_agreement = 0.5;
+    // The least share of the frame that must be plain paper (plain_paper_share; the scans cut so:
+    // 1.00). Lowering it lets a desk round the page count as the page.
+    double least_frame_paper = 0.9;
+    // How far beyond the quad's sides (of the working image's longer side) paper is looked for, how
+    // bright it must be (of the working image's brightest, as PaperAmongTheBrightest), and on how
+    // much of one side at least. Lowering `least_paper_beyond` lets a side with a pale desk beyond
+    // it in patches count as a cut.
+    double beyond = 0.0125, paper_brightness = 0.8, least_paper_beyond = 0.6;
+    // How much print (ink_share) the frame beyond the quad must hold, of the quad's own. Lowering
+    // it lets a page on a plain white desk (whose quad's sides, white on white, lie on no edge) give
+    // way to the frame: at 0, the phone photos' A4 page on white in eleven sets, 0.98 → 0.22–0.47.
+    double least_print_beyond = 0.5;
 };
 
 // Which frames get a second look (QuadSearch::look_again, the network at another input): those in
@@ -654,7 +690,8 @@ void write_quad(const Corners &q, double confidence, cfocal_quad &out) {
 class QuadSearch {
 public:
     QuadSearch(const cfocal_image &image, const cfocal_quad_options &o) : image_(image), o_(o), searched_(o) {
-        searched_.min_aspect_ratio = std::min(o.min_aspect_ratio, ShapeSelection{}.least_aspect);
+        const ShapeSelection shapes;
+        searched_.min_aspect_ratio = o.min_aspect_ratio < shapes.narrowest_asked ? o.min_aspect_ratio : shapes.least_aspect;
         searched_.max_aspect_ratio = 1;
         full_ = gray_of(image);
         scale_ = std::min(1.0, double(std::max(64, int(o.working_size))) / std::max(full_.cols, full_.rows));
@@ -739,9 +776,11 @@ public:
     // The whole frame as the page (FrameItself), or nothing: where nothing was kept, if the network
     // agrees with the frame enough, scored by its plain paper share where the network half agrees
     // with it, as an outline's edges lift the network's score (network_scored_outline_quads); where
-    // a quad was kept, if the network agrees with the frame by the margin more than with it.
+    // a quad was kept, if the network agrees with the frame by the margin more than with it, or the
+    // quad cuts across a page scanned to fill the image.
     std::optional<Candidate> frame_itself(const std::vector<Candidate> &kept) {
-        if (!learned_ || o_.priors_only || (!kept.empty() && !o_.frame_over_doubted_quads)) return std::nullopt;
+        if (!learned_ || o_.priors_only || (!kept.empty() && (!o_.frame_over_doubted_quads || !kept.front().learned)))
+            return std::nullopt;
         const FrameItself p;
         const Corners q = whole(small_.size());
         const double agreement = agreement_with(q);
@@ -749,14 +788,54 @@ public:
         Candidate c{q, agreement, true, false, -1, agreement};
         if (kept.empty()) {
             c.score = std::max(agreement, plain_paper_share(at_full(q)) * std::min(1.0, agreement / p.full_agreement));
-        } else {
-            const Candidate &k = kept.front();
-            if (!k.learned || agreement < k.score + p.margin) return std::nullopt;
+        } else if (agreement < kept.front().score + p.margin && !cuts_across_a_scan(kept.front().corners, agreement)) {
+            return std::nullopt;
         }
         c.frame_itself = true;
         c.shape_not_asked = !aspect_within(q, o_);
         if (c.score < o_.min_confidence) return std::nullopt;
         return c;
+    }
+
+    // Whether q, kept, cuts across a page scanned to fill the image whose frame the network agrees
+    // with for `frame_agreement` (FrameItself's cut): q's sides lie on few edges, paper lies beyond
+    // one of them, and the frame is paper printed beyond q as within it.
+    bool cuts_across_a_scan(const Corners &q, double frame_agreement) {
+        const FrameItself p;
+        if (frame_agreement < p.least_cut_agreement || support(q, gx_, gy_, 28).score >= p.most_cut_edges ||
+            !paper_beyond_a_side(q))
+            return false;
+        const Corners frame = whole(small_.size());
+        const double frame_area = area(frame), inside = std::min(area(q), frame_area);
+        if (frame_area - inside < 1) return false;
+        const double ink_inside = ink_share(q, small_);
+        const double ink_beyond =
+            std::max(0.0, ink_share(frame, small_) * frame_area - ink_inside * inside) / (frame_area - inside);
+        return ink_beyond >= p.least_print_beyond * ink_inside && plain_paper_share(at_full(frame)) >= p.least_frame_paper;
+    }
+
+    // Whether, just beyond one of q's sides (away from the image's border), paper as bright as the
+    // page's lies along `least_paper_beyond` of it or more (FrameItself).
+    bool paper_beyond_a_side(const Corners &q) const {
+        const FrameItself p;
+        const double longer = std::max(small_.cols, small_.rows), border = 0.02 * longer;
+        const cv::Point2d centre = (q[0] + q[1] + q[2] + q[3]) * 0.25;
+        for (int k = 0; k < 4; ++k) {
+            const cv::Point2d a = q[k], b = q[(k + 1) % 4];
+            cv::Point2d out(a.y - b.y, b.x - a.x);
+            out *= p.beyond * longer / std::max(1e-9, cv::norm(out));
+            if (out.dot((a + b) * 0.5 - centre) < 0) out = -out;
+            int looked = 0, paper = 0;
+            for (int i = 1; i < 20; ++i) {
+                const cv::Point2d at = a + (b - a) * (i / 20.0) + out;
+                if (at.x < border || at.y < border || at.x > small_.cols - 1 - border || at.y > small_.rows - 1 - border)
+                    continue;
+                ++looked;
+                if (smooth_.at<uchar>(cv::Point(at)) >= p.paper_brightness * bright_reference_) ++paper;
+            }
+            if (looked >= 8 && paper >= p.least_paper_beyond * looked) return true;
+        }
+        return false;
     }
 
     bool has_empty_frame_look() const { return o_.empty_frame_look_model != nullptr; }
@@ -949,7 +1028,12 @@ public:
             }
             if (std::find(judged.begin(), judged.end(), c.corners) != judged.end()) continue;
             judged.push_back(c.corners);
-            c.shape_not_asked = !aspect_within(c.corners, o_);
+            // Narrower than the search weighs is reported only where the frame itself is the page
+            // (ShapeSelection::narrowest_asked), also of quads made from the search's (a quad round
+            // others, a page a frame ago): a strip of a page cut at a picture printed on it is as
+            // narrow as a long receipt (searched and reported down to 0.2, pictures-3's `08` at .high
+            // 0.998 → 0.201).
+            c.shape_not_asked = !aspect_within(c.corners, o_) || !aspect_within(c.corners, searched_);
             if (o_.max_interior_saturation < 1 && !c.learned &&
                 interior_saturation(at_full(c.corners), image_) > o_.max_interior_saturation)
                 continue;

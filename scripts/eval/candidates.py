@@ -44,8 +44,12 @@ BUILD_COMMAND = ('swift build -c release --product focal --build-path .build/can
 
 
 def jaccard(a, b):
-    """Intersection over union of two convex quads."""
+    """Intersection over union of two quads: exact where both are convex, and counted on a pixel grid
+    where one is not (a candidate joined from lines can be bent in or crossed, and the convex
+    intersection of such a quad is meaningless: it gave scans-phone-2 a candidate mean of 2.3)."""
     a, b = np.float32(a), np.float32(b)
+    if not (cv2.isContourConvex(a) and cv2.isContourConvex(b)):
+        return rasterized_jaccard(a, b)
     if cv2.contourArea(a, oriented=True) < 0:
         a = a[::-1].copy()
     if cv2.contourArea(b, oriented=True) < 0:
@@ -56,6 +60,21 @@ def jaccard(a, b):
         return 0.0
     union = cv2.contourArea(a) + cv2.contourArea(b) - inter
     return inter / union if union > 0 else 0.0
+
+
+def rasterized_jaccard(a, b):
+    """Intersection over union of two polygons filled on a grid of 1/4 pixel (even-odd: a crossed
+    quad covers its two triangles)."""
+    points = np.vstack([a, b])
+    origin = points.min(axis=0)
+    size = np.int32(np.ceil((points.max(axis=0) - origin) * 4)) + 2
+    masks = []
+    for quad in (a, b):
+        mask = np.zeros((size[1], size[0]), np.uint8)
+        cv2.fillPoly(mask, [np.int32(np.round((quad - origin) * 4))], 1)
+        masks.append(mask.astype(bool))
+    union = np.count_nonzero(masks[0] | masks[1])
+    return np.count_nonzero(masks[0] & masks[1]) / union if union else 0.0
 
 
 def logged_candidates(path):

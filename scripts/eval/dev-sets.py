@@ -88,6 +88,8 @@ SETS = {
        for seed in (1, 2, 3)},
     'scans-jscanify-1': ('held', 'stills',
                          generator('scan-crops.py', os.path.join(RESOURCES, 'jscanify_photos'), 'OUT', '1')),
+    # made after 0.7.46: real receipts scanned and cropped to their edges by their publisher (CC BY 4.0)
+    'receipts-cropped': ('development', 'stills', os.path.join(RESOURCES, 'cropped_receipts')),
     **{'bowed-%d' % seed: ('held' if seed == 13 else 'development', 'stills',
                            generator('bow-photos.py', 'OUT', str(seed), '16')) for seed in (11, 12, 13, 14, 15)},
     **{'bowed-tenth-%d' % seed: ('held' if seed == 23 else 'development', 'stills',
