@@ -107,17 +107,12 @@ struct DetectCommand: ParsableCommand {
     /// A folder or a glob names many images, which one report cannot hold: say what reads them.
     /// (A folder was opened as a video: "Cannot open video 'shots': Is a directory.")
     private func refuseSequences() throws {
-        guard ImageSequenceReader.namesSequence(input), !FileManager.default.fileExists(atPath: input) || isFolder(input)
-        else { return }
-        let what = isFolder(input) ? "a folder" : "a pattern"
+        let folder = ImageSequenceReader.namesFolder(input)
+        guard ImageSequenceReader.namesSequence(input), !FileManager.default.fileExists(atPath: input) || folder else { return }
+        let what = folder ? "a folder" : "a pattern"
         throw ValidationError(
             "'\(input)' is \(what); focal detect reads one image or video. Give one file, or scan every photo: "
                 + "focal scan '\(input)' --out scans (or draw the finds: focal overlay '\(input)' -o finds.mp4)")
-    }
-
-    private func isFolder(_ path: String) -> Bool {
-        let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
-        return type == .typeDirectory
     }
 
     func run() throws {

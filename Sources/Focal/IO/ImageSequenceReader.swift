@@ -35,10 +35,12 @@ public final class ImageSequenceReader: FrameSource {
     /// Whether `path` names a sequence rather than one file: a folder, or a glob (`*`, `?`), even
     /// one that names an image extension (`shots/*.jpg`).
     public static func namesSequence(_ path: String) -> Bool {
-        path.contains("*") || path.contains("?") || isFolder(path)
+        path.contains("*") || path.contains("?") || namesFolder(path)
     }
 
-    private static func isFolder(_ path: String) -> Bool {
+    /// Whether `path` is a folder (or a link to one): of the sequences ``namesSequence(_:)`` names,
+    /// the one read as every image it holds rather than as a pattern.
+    public static func namesFolder(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
@@ -49,7 +51,7 @@ public final class ImageSequenceReader: FrameSource {
     /// - Throws: `.fileNotFound` when there is none.
     public static func imagePaths(matching pattern: String) throws(FocalError) -> [String] {
         var found: [String] = []
-        if isFolder(pattern) {
+        if namesFolder(pattern) {
             if let folder = opendir(pattern) {
                 while let entry = readdir(folder) {
                     let name = withUnsafeBytes(of: entry.pointee.d_name) {
