@@ -558,8 +558,8 @@ struct ShapeSelection {
     // 0.7.47: receipts run to 1 : 5). A caller asking for no narrower shapes than this gets the
     // search above, and of shapes narrower than it weighs, only the frame itself is reported, where
     // the image is the document (FrameItself: a long receipt scanned and cropped to its edges, 0.25
-    // to 0.30; the real cropped receipts, receipts-cropped, at .high 0.575 → 0.998). A caller asking for narrower
-    // shapes gets a search that weighs them.
+    // to 0.30; the real cropped receipts, receipts-cropped, at .high 0.575 → 0.998). A caller
+    // asking for narrower shapes gets a search that weighs them.
     double narrowest_asked = 0.2;
 };
 
@@ -788,7 +788,7 @@ public:
         Candidate c{q, agreement, true, false, -1, agreement};
         if (kept.empty()) {
             c.score = std::max(agreement, plain_paper_share(at_full(q)) * std::min(1.0, agreement / p.full_agreement));
-        } else if (agreement < kept.front().score + p.margin && !cuts_across_a_scan(kept.front().corners, agreement)) {
+        } else if (agreement < kept.front().score + p.margin && !cuts_across_a_scan(kept.front().corners, q, agreement)) {
             return std::nullopt;
         }
         c.frame_itself = true;
@@ -797,15 +797,15 @@ public:
         return c;
     }
 
-    // Whether q, kept, cuts across a page scanned to fill the image whose frame the network agrees
-    // with for `frame_agreement` (FrameItself's cut): q's sides lie on few edges, paper lies beyond
+    // Whether q, kept, cuts across a page scanned to fill the image, `frame`, which the network
+    // agrees with for `frame_agreement` (FrameItself's cut): q's sides lie on few edges (measured
+    // here: choose() moves a kept quad's sides after rank() measured its edges), paper lies beyond
     // one of them, and the frame is paper printed beyond q as within it.
-    bool cuts_across_a_scan(const Corners &q, double frame_agreement) {
+    bool cuts_across_a_scan(const Corners &q, const Corners &frame, double frame_agreement) {
         const FrameItself p;
         if (frame_agreement < p.least_cut_agreement || support(q, gx_, gy_, 28).score >= p.most_cut_edges ||
             !paper_beyond_a_side(q))
             return false;
-        const Corners frame = whole(small_.size());
         const double frame_area = area(frame), inside = std::min(area(q), frame_area);
         if (frame_area - inside < 1) return false;
         const double ink_inside = ink_share(q, small_);
@@ -1028,12 +1028,7 @@ public:
             }
             if (std::find(judged.begin(), judged.end(), c.corners) != judged.end()) continue;
             judged.push_back(c.corners);
-            // Narrower than the search weighs is reported only where the frame itself is the page
-            // (ShapeSelection::narrowest_asked), also of quads made from the search's (a quad round
-            // others, a page a frame ago): a strip of a page cut at a picture printed on it is as
-            // narrow as a long receipt (searched and reported down to 0.2, pictures-3's `08` at .high
-            // 0.998 → 0.201).
-            c.shape_not_asked = !aspect_within(c.corners, o_) || !aspect_within(c.corners, searched_);
+            c.shape_not_asked = !aspect_within(c.corners, o_);
             if (o_.max_interior_saturation < 1 && !c.learned &&
                 interior_saturation(at_full(c.corners), image_) > o_.max_interior_saturation)
                 continue;
