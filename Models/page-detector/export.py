@@ -15,7 +15,7 @@ import torch
 import torch.nn as nn
 
 from model import PageNet
-from model_lite import LitePageNet, largest_kernel_in
+from model_lite import network_for
 
 
 def fold_batch_norms(module):
@@ -192,7 +192,7 @@ def main():
     if not (a.weights and a.onnx):
         ap.error("give the weights and the ONNX file to write (or --rewrite ONNX)")
     state = torch.load(a.weights, map_location="cpu")
-    model = LitePageNet(largest_kernel=largest_kernel_in(state)) if a.lite else PageNet()
+    model = network_for(state) if a.lite else PageNet()
     model.load_state_dict(state)
     model.eval()
     x = torch.rand(1, 3, a.size, a.size) * 255

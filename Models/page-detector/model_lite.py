@@ -44,9 +44,11 @@ LARGEST_KERNEL = 5
 class MBConv(nn.Module):
     """EfficientNet-Lite's inverted residual block, named as in the pretrained state dict."""
 
-    def __init__(self, expand, kernel, stride, cin, cout):
+    def __init__(self, expand, kernel, stride, cin, cout, mid=None):
+        """mid: the block's inner width, EfficientNet-Lite0's (cin × expand) unless a pruned network's
+        (prune.py); a block without expansion has its input's width inside."""
         super().__init__()
-        mid = cin * expand
+        mid = mid or cin * expand
         self.expand = expand != 1
         if self.expand:
             self._expand_conv = nn.Conv2d(cin, mid, 1, bias=False)
@@ -67,13 +69,18 @@ class MBConv(nn.Module):
 class LitePageNet(nn.Module):
     OUTPUTS = 3
 
-    def __init__(self, blocks=ENCODER_BLOCKS, context=128, decoder=(64, 40, 24, 16), largest_kernel=LARGEST_KERNEL):
+    def __init__(self, blocks=ENCODER_BLOCKS, context=128, decoder=(64, 40, 24, 16), largest_kernel=LARGEST_KERNEL,
+                 inner=None):
+        """inner: each block's inner width (inner_widths_in), where a pruned network's differ from
+        EfficientNet-Lite0's; the first block's is the stem's output, which it does not expand."""
         super().__init__()
-        self._conv_stem = nn.Conv2d(3, 32, 3, 2, 1, bias=False)
-        self._bn0 = nn.BatchNorm2d(32, eps=1e-3, momentum=0.01)
-        layers, cin = [], 32
-        for expand, kernel, stride, cout in LITE0_BLOCKS[:blocks]:
-            layers.append(MBConv(expand, min(kernel, largest_kernel), stride, cin, cout))
+        inner = inner or [None] * blocks
+        stem = inner[0] or 32
+        self._conv_stem = nn.Conv2d(3, stem, 3, 2, 1, bias=False)
+        self._bn0 = nn.BatchNorm2d(stem, eps=1e-3, momentum=0.01)
+        layers, cin = [], stem
+        for (expand, kernel, stride, cout), mid in zip(LITE0_BLOCKS[:blocks], inner):
+            layers.append(MBConv(expand, min(kernel, largest_kernel), stride, cin, cout, mid))
             cin = cout
         self._blocks = nn.ModuleList(layers)
         # where each stride's last block ends: the skips (1/2, 1/4, 1/8, 1/16)
@@ -141,3 +148,15 @@ def fitted(state, model):
 def largest_kernel_in(state):
     """The largest_kernel a state dict of this network was trained with."""
     return max(v.shape[-1] for k, v in state.items() if k.endswith("_depthwise_conv.weight"))
+
+
+def inner_widths_in(state):
+    """Each encoder block's inner width in a state dict of this network (its depthwise convolution's
+    channels): EfficientNet-Lite0's, or fewer where prune.py cut them."""
+    count = sum(1 for k in state if k.startswith("_blocks.") and k.endswith("._depthwise_conv.weight"))
+    return [state["_blocks.%d._depthwise_conv.weight" % i].shape[0] for i in range(count)]
+
+
+def network_for(state):
+    """model_lite.py's network shaped as a state dict of it says: its kernels and inner widths."""
+    return LitePageNet(largest_kernel=largest_kernel_in(state), inner=inner_widths_in(state))

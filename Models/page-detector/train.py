@@ -24,7 +24,7 @@ import torch
 import torch.nn.functional as F
 
 from model import PageNet, parameter_count
-from model_lite import LARGEST_KERNEL, LitePageNet, fitted, load_pretrained
+from model_lite import LARGEST_KERNEL, LitePageNet, fitted, load_pretrained, network_for
 
 SIDES = (128, 160, 192, 192)  # input sizes trained on, drawn per batch; Focal runs 128 (.low) and 192 (.high)
 # --lite: also shapes like those Focal gives the network (a 16:9 frame at its own proportions, 96 to
@@ -196,7 +196,7 @@ def averaged(states):
 # The options a checkpoint must have been saved under to be carried on: the others (--minutes,
 # --threads, --checkpoint-minutes) may change between the runs.
 SAME_RUN = ("data", "out", "epochs", "batch", "lr", "seed", "any_orientation", "lite", "average_last", "soften", "grey",
-            "encoder_lr", "init", "largest_kernel", "learn_norms", "distill")
+            "encoder_lr", "init", "largest_kernel", "learn_norms", "distill", "teacher")
 
 
 class Run:
@@ -327,7 +327,9 @@ def main():
     ap.add_argument("--distill", type=float, default=0.0,
                     help="with --init, add this weight times the distance of the maps from the starting network's "
                          "on the first --data folder's scenes (learning without forgetting: the other folders "
-                         "bring the new kinds)")
+                         "bring the new kinds); with --teacher, from the teacher's on every scene")
+    ap.add_argument("--teacher", help="with --lite and --distill, the network whose maps the one trained learns on every "
+                                      "scene (an exported .onnx): a network cut by prune.py learns from the uncut one")
     a = ap.parse_args()
     saved = Run.saved_state(a)
     if saved is not None and saved["finished"]:
@@ -343,21 +345,34 @@ def main():
     n = len(images)
     held = max(64, n // 25)
     train_idx, val_idx = np.arange(n - held), np.arange(n - held, n)
-    model = LitePageNet(largest_kernel=a.largest_kernel) if a.lite else PageNet()
+    start = torch.load(a.init) if a.init and not a.init.endswith(".onnx") else None
+    if a.lite and start is not None and a.teacher:  # a network cut by prune.py: its own inner widths
+        model = network_for(start)
+    else:
+        model = LitePageNet(largest_kernel=a.largest_kernel) if a.lite else PageNet()
     if a.lite and not a.init:
         print("pretrained tensors loaded: %d" % load_pretrained(model), flush=True)
     if a.init:  # also when carrying a run on: --distill's teacher is the network it started from
         if a.init.endswith(".onnx"):
             load_onnx_weights(model, a.init)
         else:
-            model.load_state_dict(fitted(torch.load(a.init), model) if a.lite else torch.load(a.init))
+            model.load_state_dict(fitted(start, model) if a.lite else start)
         for side in (192, 128) if saved is None else ():
             iou, fp, empty = evaluate(model, images, targets, val_idx, side)
             print("start, input %d: held-out page IoU %.4f, empty scenes with a page > 1 %%: %d of %d" % (side, iou, fp, empty), flush=True)
     frozen_norms = bool(a.init) and not a.learn_norms
     teacher = None
     anchor_count = len(image_parts[0])  # the first folder's scenes, which --distill keeps close to the teacher
-    if a.distill > 0:
+    if a.teacher:
+        if not (a.lite and a.distill > 0):
+            ap.error("--teacher needs --lite and --distill: the weight of the teacher's maps")
+        teacher = LitePageNet()
+        load_onnx_weights(teacher, a.teacher)
+        teacher.eval()
+        anchor_count = len(images)
+        for p in teacher.parameters():
+            p.requires_grad_(False)
+    elif a.distill > 0:
         if not a.init:
             ap.error("--distill needs --init: the network to keep close to")
         teacher = copy.deepcopy(model).eval()

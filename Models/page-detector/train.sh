@@ -6,6 +6,9 @@
 #   FOLDERS=all Models/page-detector/train.sh     (.high's network since 0.7.26, Sources/Focal/Models/page-detector-high.onnx:
 #                                                  every scene folder of README.md's runs, about 2 hours 20 minutes,
 #                                                  stopped and carried on at will; see "All five folders at once" there)
+#   STUDENT=1 Models/page-detector/train.sh       (a candidate, not shipped: .high's network cut to half its encoder's inner
+#                                                  channels and taught by the uncut one, about 55 minutes; see "Half the
+#                                                  encoder's inner channels, taught by the whole network")
 #   STACK_TOP=1 FOLDERS=all Models/page-detector/train.sh
 #                                                 (a candidate, not shipped: the same, its stacks' lower pages paper, not
 #                                                  documents: generate.py --stack-top; see "Only a stack's top page")
@@ -37,6 +40,40 @@ if [[ ! -x "$work/venv/bin/python" ]]; then
 fi
 py="$work/venv/bin/python"
 cd "$here"
+# STUDENT=1: a cheaper .high network, tried and not shipped (README.md's "Half the encoder's inner
+# channels, taught by the whole network"): the shipped all-folders network (TEACHER= another export) cut
+# by prune.py to SHARE (0.5) of its encoder blocks' inner channels and a STEM-channel stem (16), then
+# trained for MINUTES (45) on 8,000 scenes of the five folders' kinds to draw the uncut network's maps as
+# well as the scenes' targets (train.py --teacher --distill 2). About 55 minutes on 2 cores; the network
+# is exported into WORK/student-SHARE-STEM, to be scored with FOCAL_MODELS pointing there.
+if [[ "${ARCH:-lite}" == lite && "${STUDENT:-0}" == 1 ]]; then
+    teacher="${TEACHER:-$root/Sources/Focal/Models/page-detector-high.onnx}"
+    share="${SHARE:-0.5}" stem="${STEM:-16}"
+    run="student-$share-$stem"
+    scenes() {  # NAME, then generate.py's options: a folder made once and kept
+        local name="$1"
+        shift
+        [[ -f "$work/$name/images.npy" ]] || "$py" generate.py --out "$work/$name" "$@"
+    }
+    scenes student-recipe --count 2000 --seed 3 --extra 0.3 --crossing 0.25 --corners
+    scenes student-mix --count 3000 --seed 52 --extra 0.3 --crossing 0.5 --corners --stacking 0.2 --standing 0.2 --bleed 0.2
+    scenes student-books --count 1200 --seed 61 --extra 0.3 --crossing 0.25 --corners --picture-book 0.6 --stacking 0.1 \
+        --standing 0.1 --bleed 0.1
+    scenes student-dense --count 900 --seed 71 --extra 0.3 --crossing 0.25 --corners --picture-book 0.3 --dense 0.5 \
+        --stacking 0.1 --standing 0.1 --bleed 0.1
+    scenes student-windows --count 900 --seed 81 --extra 0.3 --crossing 0.25 --corners --picture-book 0.3 --dense 0.3 \
+        --windows 0.6 --stacking 0.1 --standing 0.1 --bleed 0.1
+    data=()
+    for name in recipe mix books dense windows; do data+=(--data "$work/student-$name"); done
+    [[ -f "$work/$run-start.pt" ]] || "$py" prune.py "$teacher" "${data[@]}" --out "$work/$run-start.pt" --share "$share" --stem "$stem"
+    "$py" train.py "${data[@]}" --out "$work/$run.pt" --lite --init "$work/$run-start.pt" --teacher "$teacher" \
+        --distill 2.0 --epochs 20 --minutes "${MINUTES:-45}" --lr 1e-3 --encoder-lr 1.0 --any-orientation --grey 0.1 \
+        --checkpoint "$work/$run.ckpt"
+    mkdir -p "$work/$run"
+    "$py" export.py "$work/$run.pt" "$work/$run/page-detector-high.onnx" --lite
+    echo "train.sh: the network is $work/$run/page-detector-high.onnx; score it with FOCAL_MODELS=$work/$run"
+    exit 0
+fi
 # .high's network (since 0.7.26; README.md's "All five folders at once, from ImageNet"): the same network from
 # ImageNet's weights on the five folders its runs made (36,000 scenes, each folder's generate.py
 # command as its section gives it; 35 to 57 minutes), for three epochs (90 to 105 minutes on the
