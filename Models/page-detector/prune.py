@@ -19,7 +19,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from model_lite import LitePageNet
+from model_lite import LitePageNet, network_for
 from train import load_onnx_weights
 
 
@@ -57,32 +57,28 @@ def cut(model, kept, activity):
     """A network with only the kept inner channels, their weights copied; each projection's bias
     takes the mean of what its cut channels gave it (their mean activation through its weights), so
     that the blocks' outputs keep their level."""
-    pruned = LitePageNet(largest_kernel=model._blocks[3]._depthwise_conv.kernel_size[0], inner=[len(k) for k in kept])
     state = model.state_dict()
     out = dict(state)
 
-    def take(prefix, index, dim):
-        for name in [n for n in state if n.startswith(prefix + ".")]:
-            value = state[name]
-            if value.dim() == 0:
-                continue
-            out[name] = value.index_select(dim if value.dim() > 1 else 0, index)
-    stem = kept[0]
-    take("_conv_stem", stem, 0)
-    take("_bn0", stem, 0)
+    def take(prefix, index):  # the output channels of a convolution or a batch norm
+        for name in [n for n in state if n.startswith(prefix + ".") and state[n].dim() > 0]:
+            out[name] = state[name].index_select(0, index)
+    take("_conv_stem", kept[0])
+    take("_bn0", kept[0])
     for i, index in enumerate(kept):
         b = "_blocks.%d" % i
         if i > 0:
-            take(b + "._expand_conv", index, 0)
-            take(b + "._bn0", index, 0)
-        take(b + "._depthwise_conv", index, 0)
-        take(b + "._bn1", index, 0)
+            take(b + "._expand_conv", index)
+            take(b + "._bn0", index)
+        take(b + "._depthwise_conv", index)
+        take(b + "._bn1", index)
         out[b + "._project_conv.weight"] = state[b + "._project_conv.weight"].index_select(1, index)
         cut_off = torch.ones(len(activity[i]), dtype=torch.bool)
         cut_off[index] = False
         lost = state[b + "._project_conv.weight"][:, cut_off, 0, 0] @ activity[i][cut_off]
         out[b + "._bn2.bias"] = state[b + "._bn2.bias"] + lost * state[b + "._bn2.weight"] / torch.sqrt(
             state[b + "._bn2.running_var"] + model._blocks[i]._bn2.eps)
+    pruned = network_for(out)
     pruned.load_state_dict(out)
     return pruned
 

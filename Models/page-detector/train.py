@@ -24,7 +24,7 @@ import torch
 import torch.nn.functional as F
 
 from model import PageNet, parameter_count
-from model_lite import LARGEST_KERNEL, LitePageNet, fitted, load_pretrained, network_for
+from model_lite import LARGEST_KERNEL, LitePageNet, fitted, inner_widths_in, load_pretrained
 
 SIDES = (128, 160, 192, 192)  # input sizes trained on, drawn per batch; Focal runs 128 (.low) and 192 (.high)
 # --lite: also shapes like those Focal gives the network (a 16:9 frame at its own proportions, 96 to
@@ -346,10 +346,10 @@ def main():
     held = max(64, n // 25)
     train_idx, val_idx = np.arange(n - held), np.arange(n - held, n)
     start = torch.load(a.init) if a.init and not a.init.endswith(".onnx") else None
-    if a.lite and start is not None and a.teacher:  # a network cut by prune.py: its own inner widths
-        model = network_for(start)
+    if a.lite:  # a network cut by prune.py keeps its own inner widths
+        model = LitePageNet(largest_kernel=a.largest_kernel, inner=inner_widths_in(start) if start is not None else None)
     else:
-        model = LitePageNet(largest_kernel=a.largest_kernel) if a.lite else PageNet()
+        model = PageNet()
     if a.lite and not a.init:
         print("pretrained tensors loaded: %d" % load_pretrained(model), flush=True)
     if a.init:  # also when carrying a run on: --distill's teacher is the network it started from
@@ -368,14 +368,13 @@ def main():
             ap.error("--teacher needs --lite and --distill: the weight of the teacher's maps")
         teacher = LitePageNet()
         load_onnx_weights(teacher, a.teacher)
-        teacher.eval()
         anchor_count = len(images)
-        for p in teacher.parameters():
-            p.requires_grad_(False)
     elif a.distill > 0:
         if not a.init:
             ap.error("--distill needs --init: the network to keep close to")
-        teacher = copy.deepcopy(model).eval()
+        teacher = copy.deepcopy(model)
+    if teacher is not None:
+        teacher.eval()
         for p in teacher.parameters():
             p.requires_grad_(False)
     set_training(model, frozen_norms)

@@ -40,6 +40,11 @@ if [[ ! -x "$work/venv/bin/python" ]]; then
 fi
 py="$work/venv/bin/python"
 cd "$here"
+scenes() {  # NAME, then generate.py's options: a folder of scenes made once and kept
+    local name="$1"
+    shift
+    [[ -f "$work/$name/images.npy" ]] || "$py" generate.py --out "$work/$name" "$@"
+}
 # STUDENT=1: a cheaper .high network, tried and not shipped (README.md's "Half the encoder's inner
 # channels, taught by the whole network"): the shipped all-folders network (TEACHER= another export) cut
 # by prune.py to SHARE (0.5) of its encoder blocks' inner channels and a STEM-channel stem (16), then
@@ -50,11 +55,6 @@ if [[ "${ARCH:-lite}" == lite && "${STUDENT:-0}" == 1 ]]; then
     teacher="${TEACHER:-$root/Sources/Focal/Models/page-detector-high.onnx}"
     share="${SHARE:-0.5}" stem="${STEM:-16}"
     run="student-$share-$stem"
-    scenes() {  # NAME, then generate.py's options: a folder made once and kept
-        local name="$1"
-        shift
-        [[ -f "$work/$name/images.npy" ]] || "$py" generate.py --out "$work/$name" "$@"
-    }
     scenes student-recipe --count 2000 --seed 3 --extra 0.3 --crossing 0.25 --corners
     scenes student-mix --count 3000 --seed 52 --extra 0.3 --crossing 0.5 --corners --stacking 0.2 --standing 0.2 --bleed 0.2
     scenes student-books --count 1200 --seed 61 --extra 0.3 --crossing 0.25 --corners --picture-book 0.6 --stacking 0.1 \
@@ -83,11 +83,6 @@ fi
 # that FOCAL_MODELS pointing there scores it at either accuracy (scripts/eval/dev-sets.py), and,
 # without STACK_TOP, over the shipped Sources/Focal/Models/page-detector-high.onnx.
 if [[ "${ARCH:-lite}" == lite && "${FOLDERS:-recipe}" == all ]]; then
-    scenes() {  # NAME, then generate.py's options: a folder made once and kept
-        local name="$1"
-        shift
-        [[ -f "$work/$name/images.npy" ]] || "$py" generate.py --out "$work/$name" "$@"
-    }
     # STACK_TOP=1: every folder's stacks with only their top page a document (generate.py --stack-top),
     # in folders and files of their own (NAME-top, all-folders-top)
     top=() suffix=""
