@@ -2,7 +2,7 @@
 """Cuts the page network's encoder to fewer inner channels, keeping those that carry most, as the
 start of a fine-tune that learns from the uncut network (train.py --init PRUNED.pt --teacher ONNX).
 
-Usage: prune.py NETWORK.onnx --data DIR [--data DIR ...] --out PRUNED.pt [--share 0.5] [--stem 16]
+Usage: prune.py NETWORK.onnx --data DIR [--data DIR ...] --out PRUNED.pt [--share 0.5] [--stem 16] [--blocks N]
 
 Each of EfficientNet-Lite0's blocks (model_lite.py) widens its input six times inside (expand, then a
 depthwise convolution), and most of the network's time at 1/2 and 1/4 of the input goes there
@@ -10,7 +10,10 @@ depthwise convolution), and most of the network's time at 1/2 and 1/4 of the inp
 activation after the depthwise convolution, over scenes of --data, times the summed magnitude of
 the projection's weights that read it. The first block does not widen: its inner channels are the
 stem's output (--stem keeps that many). The kept channels' weights are copied as they are, so the
-cut network starts near the uncut one and a short fine-tune brings it back.
+cut network starts near the uncut one and a short fine-tune brings it back. With --blocks N only the
+stem and the first N blocks are cut (those at 1/2 and 1/4 of the input, where the time goes, are the
+first four); the deeper ones, cheap at their small maps and where a page is told from what only
+looks like one, keep every channel.
 """
 import argparse
 import os
@@ -42,13 +45,16 @@ def inner_activity(model, images, count=256, batch=32, side=(160, 288)):
     return [s / count for s in sums]
 
 
-def kept_channels(model, activity, share, stem):
-    """Per block, the inner channels kept, in their order."""
+def kept_channels(model, activity, share, stem, blocks=None):
+    """Per block, the inner channels kept, in their order: all of them from block `blocks` on."""
     kept = []
     for i, block in enumerate(model._blocks):
         weight = block._project_conv.weight.detach().abs().sum((0, 2, 3))
         score = activity[i] * weight
-        width = stem if i == 0 else max(8, int(round(len(score) * share / 8)) * 8)
+        if blocks is not None and i >= blocks:
+            width = len(score)
+        else:
+            width = stem if i == 0 else max(8, int(round(len(score) * share / 8)) * 8)
         kept.append(torch.sort(torch.argsort(score, descending=True)[:width]).values)
     return kept
 
@@ -90,6 +96,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--share", type=float, default=0.5, help="the share of each expanding block's inner channels kept")
     ap.add_argument("--stem", type=int, default=16, help="the stem's output channels kept (EfficientNet-Lite0's: 32)")
+    ap.add_argument("--blocks", type=int, help="cut only the stem and this many first blocks (default: every block)")
     a = ap.parse_args()
     torch.set_num_threads(os.cpu_count() or 1)
     model = LitePageNet()
@@ -97,7 +104,7 @@ def main():
     per_folder = max(32, 256 // len(a.data))
     images = np.concatenate([np.load(os.path.join(d, "images.npy"), mmap_mode="r")[:per_folder] for d in a.data])
     activity = inner_activity(model, images, len(images))
-    kept = kept_channels(model, activity, a.share, a.stem)
+    kept = kept_channels(model, activity, a.share, a.stem, a.blocks)
     pruned = cut(model, kept, activity)
     torch.save(pruned.state_dict(), a.out)
     print("%s: inner widths %s (EfficientNet-Lite0's %s)" % (a.out, [len(k) for k in kept],

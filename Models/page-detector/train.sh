@@ -9,6 +9,9 @@
 #   STUDENT=1 Models/page-detector/train.sh       (a candidate, not shipped: .high's network cut to half its encoder's inner
 #                                                  channels and taught by the uncut one, about 55 minutes; see "Half the
 #                                                  encoder's inner channels, taught by the whole network")
+#   STUDENT=1 BLOCKS=4 Models/page-detector/train.sh
+#                                                 (a candidate, not shipped yet: only the first four blocks cut, about 70
+#                                                  minutes; see "Only the first blocks cut")
 #   STACK_TOP=1 FOLDERS=all Models/page-detector/train.sh
 #                                                 (a candidate, not shipped: the same, its stacks' lower pages paper, not
 #                                                  documents: generate.py --stack-top; see "Only a stack's top page")
@@ -51,10 +54,14 @@ scenes() {  # NAME, then generate.py's options: a folder of scenes made once and
 # trained for MINUTES (45) on 8,000 scenes of the five folders' kinds to draw the uncut network's maps as
 # well as the scenes' targets (train.py --teacher --distill 2). About 55 minutes on 2 cores; the network
 # is exported into WORK/student-SHARE-STEM, to be scored with FOCAL_MODELS pointing there.
+# BLOCKS=4 (README.md's "Only the first blocks cut"): only the stem and the first four blocks are cut
+# (prune.py --blocks), the deeper ones keep every channel, and the training adds a sixth folder of
+# 2,500 mixed scenes with more pictures printed to their pages' edges (seed 152) and runs for MINUTES
+# (60); exported into WORK/student-SHARE-STEM-bBLOCKS. About 70 minutes.
 if [[ "${ARCH:-lite}" == lite && "${STUDENT:-0}" == 1 ]]; then
     teacher="${TEACHER:-$root/Sources/Focal/Models/page-detector-high.onnx}"
     share="${SHARE:-0.5}" stem="${STEM:-16}"
-    run="student-$share-$stem"
+    run="student-$share-$stem${BLOCKS:+-b$BLOCKS}"
     scenes student-recipe --count 2000 --seed 3 --extra 0.3 --crossing 0.25 --corners
     scenes student-mix --count 3000 --seed 52 --extra 0.3 --crossing 0.5 --corners --stacking 0.2 --standing 0.2 --bleed 0.2
     scenes student-books --count 1200 --seed 61 --extra 0.3 --crossing 0.25 --corners --picture-book 0.6 --stacking 0.1 \
@@ -63,11 +70,17 @@ if [[ "${ARCH:-lite}" == lite && "${STUDENT:-0}" == 1 ]]; then
         --stacking 0.1 --standing 0.1 --bleed 0.1
     scenes student-windows --count 900 --seed 81 --extra 0.3 --crossing 0.25 --corners --picture-book 0.3 --dense 0.3 \
         --windows 0.6 --stacking 0.1 --standing 0.1 --bleed 0.1
-    data=()
+    data=() cut=(--share "$share" --stem "$stem") minutes="${MINUTES:-45}"
     for name in recipe mix books dense windows; do data+=(--data "$work/student-$name"); done
-    [[ -f "$work/$run-start.pt" ]] || "$py" prune.py "$teacher" "${data[@]}" --out "$work/$run-start.pt" --share "$share" --stem "$stem"
-    "$py" train.py "${data[@]}" --out "$work/$run.pt" --lite --init "$work/$run-start.pt" --teacher "$teacher" \
-        --distill 2.0 --epochs 20 --minutes "${MINUTES:-45}" --lr 1e-3 --encoder-lr 1.0 --any-orientation --grey 0.1 \
+    more=()
+    if [[ -n "${BLOCKS:-}" ]]; then
+        scenes student-mix2 --count 2500 --seed 152 --extra 0.3 --crossing 0.5 --corners --stacking 0.2 --standing 0.2 \
+            --bleed 0.3
+        more=(--data "$work/student-mix2") cut+=(--blocks "$BLOCKS") minutes="${MINUTES:-60}"
+    fi
+    [[ -f "$work/$run-start.pt" ]] || "$py" prune.py "$teacher" "${data[@]}" --out "$work/$run-start.pt" "${cut[@]}"
+    "$py" train.py "${data[@]}" "${more[@]}" --out "$work/$run.pt" --lite --init "$work/$run-start.pt" --teacher "$teacher" \
+        --distill 2.0 --epochs 20 --minutes "$minutes" --lr 1e-3 --encoder-lr 1.0 --any-orientation --grey 0.1 \
         --checkpoint "$work/$run.ckpt"
     mkdir -p "$work/$run"
     "$py" export.py "$work/$run.pt" "$work/$run/page-detector-high.onnx" --lite
