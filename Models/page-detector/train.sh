@@ -48,6 +48,23 @@ scenes() {  # NAME, then generate.py's options: a folder of scenes made once and
     shift
     [[ -f "$work/$name/images.npy" ]] || "$py" generate.py --out "$work/$name" "$@"
 }
+# The five kinds of scene .high's network learns from (README.md's runs that added each), each with its
+# generate.py options, made whole by FOLDERS=all and fewer of each by STUDENT=1.
+kind_scenes() {  # KIND (recipe, mix, books, dense, windows), NAME, COUNT, then more of generate.py's options
+    local kind="$1" name="$2" count="$3"
+    shift 3
+    case "$kind" in
+        recipe) scenes "$name" --count "$count" --seed 3 --extra 0.3 --crossing 0.25 --corners "$@" ;;
+        mix) scenes "$name" --count "$count" --seed 52 --extra 0.3 --crossing 0.5 --corners --stacking 0.2 --standing 0.2 \
+            --bleed 0.2 "$@" ;;
+        books) scenes "$name" --count "$count" --seed 61 --extra 0.3 --crossing 0.25 --corners --picture-book 0.6 \
+            --stacking 0.1 --standing 0.1 --bleed 0.1 "$@" ;;
+        dense) scenes "$name" --count "$count" --seed 71 --extra 0.3 --crossing 0.25 --corners --picture-book 0.3 \
+            --dense 0.5 --stacking 0.1 --standing 0.1 --bleed 0.1 "$@" ;;
+        windows) scenes "$name" --count "$count" --seed 81 --extra 0.3 --crossing 0.25 --corners --picture-book 0.3 \
+            --dense 0.3 --windows 0.6 --stacking 0.1 --standing 0.1 --bleed 0.1 "$@" ;;
+    esac
+}
 # STUDENT=1: a cheaper .high network, tried and not shipped (README.md's "Half the encoder's inner
 # channels, taught by the whole network"): the shipped all-folders network (TEACHER= another export) cut
 # by prune.py to SHARE (0.5) of its encoder blocks' inner channels and a STEM-channel stem (16), then
@@ -62,14 +79,11 @@ if [[ "${ARCH:-lite}" == lite && "${STUDENT:-0}" == 1 ]]; then
     teacher="${TEACHER:-$root/Sources/Focal/Models/page-detector-high.onnx}"
     share="${SHARE:-0.5}" stem="${STEM:-16}"
     run="student-$share-$stem${BLOCKS:+-b$BLOCKS}"
-    scenes student-recipe --count 2000 --seed 3 --extra 0.3 --crossing 0.25 --corners
-    scenes student-mix --count 3000 --seed 52 --extra 0.3 --crossing 0.5 --corners --stacking 0.2 --standing 0.2 --bleed 0.2
-    scenes student-books --count 1200 --seed 61 --extra 0.3 --crossing 0.25 --corners --picture-book 0.6 --stacking 0.1 \
-        --standing 0.1 --bleed 0.1
-    scenes student-dense --count 900 --seed 71 --extra 0.3 --crossing 0.25 --corners --picture-book 0.3 --dense 0.5 \
-        --stacking 0.1 --standing 0.1 --bleed 0.1
-    scenes student-windows --count 900 --seed 81 --extra 0.3 --crossing 0.25 --corners --picture-book 0.3 --dense 0.3 \
-        --windows 0.6 --stacking 0.1 --standing 0.1 --bleed 0.1
+    kind_scenes recipe student-recipe 2000
+    kind_scenes mix student-mix 3000
+    kind_scenes books student-books 1200
+    kind_scenes dense student-dense 900
+    kind_scenes windows student-windows 900
     data=() cut=(--share "$share" --stem "$stem") minutes="${MINUTES:-45}"
     for name in recipe mix books dense windows; do data+=(--data "$work/student-$name"); done
     more=()
@@ -100,15 +114,11 @@ if [[ "${ARCH:-lite}" == lite && "${FOLDERS:-recipe}" == all ]]; then
     # in folders and files of their own (NAME-top, all-folders-top)
     top=() suffix=""
     if [[ "${STACK_TOP:-0}" == 1 ]]; then top=(--stack-top) suffix="-top"; fi
-    scenes "recipe$suffix" --count 8000 --seed 3 --extra 0.3 --crossing 0.25 --corners "${top[@]}"
-    scenes "mix$suffix" --count 14000 --seed 52 --extra 0.3 --crossing 0.5 --corners --stacking 0.2 --standing 0.2 \
-        --bleed 0.2 "${top[@]}"
-    scenes "books$suffix" --count 6000 --seed 61 --extra 0.3 --crossing 0.25 --corners --picture-book 0.6 \
-        --stacking 0.1 --standing 0.1 --bleed 0.1 "${top[@]}"
-    scenes "dense$suffix" --count 4000 --seed 71 --extra 0.3 --crossing 0.25 --corners --picture-book 0.3 --dense 0.5 \
-        --stacking 0.1 --standing 0.1 --bleed 0.1 "${top[@]}"
-    scenes "windows$suffix" --count 4000 --seed 81 --extra 0.3 --crossing 0.25 --corners --picture-book 0.3 \
-        --dense 0.3 --windows 0.6 --stacking 0.1 --standing 0.1 --bleed 0.1 "${top[@]}"
+    kind_scenes recipe "recipe$suffix" 8000 "${top[@]}"
+    kind_scenes mix "mix$suffix" 14000 "${top[@]}"
+    kind_scenes books "books$suffix" 6000 "${top[@]}"
+    kind_scenes dense "dense$suffix" 4000 "${top[@]}"
+    kind_scenes windows "windows$suffix" 4000 "${top[@]}"
     run="all-folders$suffix"
     "$py" train.py --data "$work/recipe$suffix" --data "$work/mix$suffix" --data "$work/books$suffix" \
         --data "$work/dense$suffix" --data "$work/windows$suffix" --out "$work/$run.pt" --lite --any-orientation \
