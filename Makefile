@@ -93,10 +93,12 @@ dev-sets: deps
 page-model:
 	Models/page-detector/train.sh
 
-## Retrain the one .high runs (Sources/Focal/Models/page-detector-high.onnx): 36,000 scenes of every kind, three
-## epochs, about 2 hours 30 minutes on 2 cores; run it again to carry on a training stopped halfway.
+## Retrain the one .high runs (Sources/Focal/Models/page-detector-high.onnx): its teacher on 36,000 scenes of every
+## kind, three epochs (Models/page-detector/all-folders-high.onnx, about 2 hours 30 minutes on 2 cores; run it again
+## to carry on a training stopped halfway), then the teacher's first blocks cut and taught by it (about 70 minutes).
 page-model-high:
 	FOLDERS=all Models/page-detector/train.sh
+	STUDENT=1 BLOCKS=4 INSTALL=1 Models/page-detector/train.sh
 
 ## Re-render Samples/Media with Focal itself.
 sample-media: deps

@@ -3,15 +3,17 @@
 #
 #   Models/page-detector/train.sh [WORK_DIR]      (default: /tmp/focal-page-detector)
 #   ARCH=unet Models/page-detector/train.sh       (the network shipped before 0.4.0: model.py's U-Net, two stages, about 95 minutes)
-#   FOLDERS=all Models/page-detector/train.sh     (.high's network since 0.7.26, Sources/Focal/Models/page-detector-high.onnx:
-#                                                  every scene folder of README.md's runs, about 2 hours 20 minutes,
-#                                                  stopped and carried on at will; see "All five folders at once" there)
+#   FOLDERS=all Models/page-detector/train.sh     (.high's network from 0.7.26 to 0.7.47, and the teacher of today's:
+#                                                  Models/page-detector/all-folders-high.onnx; every scene folder of
+#                                                  README.md's runs, about 2 hours 20 minutes, stopped and carried on at
+#                                                  will; see "All five folders at once" there)
+#   STUDENT=1 BLOCKS=4 Models/page-detector/train.sh
+#                                                 (.high's network since 0.7.48, Sources/Focal/Models/page-detector-high.onnx:
+#                                                  the teacher's first four blocks cut and taught by it, about 70 minutes;
+#                                                  see "Only the first blocks cut")
 #   STUDENT=1 Models/page-detector/train.sh       (a candidate, not shipped: .high's network cut to half its encoder's inner
 #                                                  channels and taught by the uncut one, about 55 minutes; see "Half the
 #                                                  encoder's inner channels, taught by the whole network")
-#   STUDENT=1 BLOCKS=4 Models/page-detector/train.sh
-#                                                 (a candidate, not shipped yet: only the first four blocks cut, about 70
-#                                                  minutes; see "Only the first blocks cut")
 #   STACK_TOP=1 FOLDERS=all Models/page-detector/train.sh
 #                                                 (a candidate, not shipped: the same, its stacks' lower pages paper, not
 #                                                  documents: generate.py --stack-top; see "Only a stack's top page")
@@ -65,8 +67,8 @@ kind_scenes() {  # KIND (recipe, mix, books, dense, windows), NAME, COUNT, then 
             --dense 0.3 --windows 0.6 --stacking 0.1 --standing 0.1 --bleed 0.1 "$@" ;;
     esac
 }
-# STUDENT=1: a cheaper .high network, tried and not shipped (README.md's "Half the encoder's inner
-# channels, taught by the whole network"): the shipped all-folders network (TEACHER= another export) cut
+# STUDENT=1: a cheaper .high network (README.md's "Half the encoder's inner channels, taught by the
+# whole network"): the all-folders network (Models/page-detector/all-folders-high.onnx, FOLDERS=all's; TEACHER= another export) cut
 # by prune.py to SHARE (0.5) of its encoder blocks' inner channels and a STEM-channel stem (16), then
 # trained for MINUTES (45) on 8,000 scenes of the five folders' kinds to draw the uncut network's maps as
 # well as the scenes' targets (train.py --teacher --distill 2). About 55 minutes on 2 cores; the network
@@ -74,9 +76,10 @@ kind_scenes() {  # KIND (recipe, mix, books, dense, windows), NAME, COUNT, then 
 # BLOCKS=4 (README.md's "Only the first blocks cut"): only the stem and the first four blocks are cut
 # (prune.py --blocks), the deeper ones keep every channel, and the training adds a sixth folder of
 # 2,500 mixed scenes with more pictures printed to their pages' edges (seed 152) and runs for MINUTES
-# (60); exported into WORK/student-SHARE-STEM-bBLOCKS. About 70 minutes.
+# (60); exported into WORK/student-SHARE-STEM-bBLOCKS, and with INSTALL=1 (make page-model-high) over the
+# shipped Sources/Focal/Models/page-detector-high.onnx, .high's network since 0.7.48. About 70 minutes.
 if [[ "${ARCH:-lite}" == lite && "${STUDENT:-0}" == 1 ]]; then
-    teacher="${TEACHER:-$root/Sources/Focal/Models/page-detector-high.onnx}"
+    teacher="${TEACHER:-$here/all-folders-high.onnx}"
     share="${SHARE:-0.5}" stem="${STEM:-16}"
     run="student-$share-$stem${BLOCKS:+-b$BLOCKS}"
     kind_scenes recipe student-recipe 2000
@@ -99,16 +102,19 @@ if [[ "${ARCH:-lite}" == lite && "${STUDENT:-0}" == 1 ]]; then
     mkdir -p "$work/$run"
     "$py" export.py "$work/$run.pt" "$work/$run/page-detector-high.onnx" --lite
     echo "train.sh: the network is $work/$run/page-detector-high.onnx; score it with FOCAL_MODELS=$work/$run"
+    if [[ "${INSTALL:-0}" == 1 ]]; then
+        cp "$work/$run/page-detector-high.onnx" "$root/Sources/Focal/Models/page-detector-high.onnx"
+    fi
     exit 0
 fi
-# .high's network (since 0.7.26; README.md's "All five folders at once, from ImageNet"): the same network from
+# .high's teacher (.high's network from 0.7.26 to 0.7.47; README.md's "All five folders at once, from ImageNet"): the same network from
 # ImageNet's weights on the five folders its runs made (36,000 scenes, each folder's generate.py
 # command as its section gives it; 35 to 57 minutes), for three epochs (90 to 105 minutes on the
 # machines measured; MINUTES= ends it sooner, its learning rate's cosine fitted to that budget). The training keeps its state in WORK/all-folders.ckpt
 # every 10 minutes and when stopped, so the same command, run again, carries it on: a run longer
 # than a working session is made in several. It is exported into the work folder under both names, so
 # that FOCAL_MODELS pointing there scores it at either accuracy (scripts/eval/dev-sets.py), and,
-# without STACK_TOP, over the shipped Sources/Focal/Models/page-detector-high.onnx.
+# without STACK_TOP, over Models/page-detector/all-folders-high.onnx, the teacher STUDENT=1 cuts.
 if [[ "${ARCH:-lite}" == lite && "${FOLDERS:-recipe}" == all ]]; then
     # STACK_TOP=1: every folder's stacks with only their top page a document (generate.py --stack-top),
     # in folders and files of their own (NAME-top, all-folders-top)
@@ -128,7 +134,7 @@ if [[ "${ARCH:-lite}" == lite && "${FOLDERS:-recipe}" == all ]]; then
     cp "$work/$run/page-detector-high.onnx" "$work/$run/page-detector.onnx"
     echo "train.sh: the network is $work/$run/page-detector-high.onnx; score it with FOCAL_MODELS=$work/$run"
     if [[ -z "$suffix" ]]; then
-        cp "$work/$run/page-detector-high.onnx" "$root/Sources/Focal/Models/page-detector-high.onnx"
+        cp "$work/$run/page-detector-high.onnx" "$here/all-folders-high.onnx"
     fi
     exit 0
 fi

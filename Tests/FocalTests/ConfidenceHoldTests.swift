@@ -23,11 +23,13 @@ import Testing
 
     @Test func aTrackedPageIsHeldThroughAFrameOfBlurAndLetGoWhenTheBlurLasts() throws {
         let detector = try Detector(type: .rectangle, options: Self.options)
-        let sharp = try Self.frame(motion: 0), smeared = try Self.frame(motion: 48)
+        let sharp = try Self.frame(motion: 0), smeared = try Self.frame(motion: 44)
         let before = try detector.rectangles(in: sharp) + detector.rectangles(in: sharp)
         try #require(before.count == 2 && before.allSatisfy { $0.trackingID == 1 && $0.confidence >= 0.9 })
-        // On its own, the smeared frame's page is not sure enough to report (smeared by 32 pixels,
-        // as until 0.7.25, `.high`'s network of 0.7.26 finds it on its own).
+        // On its own, the smeared frame's page is not sure enough to report: 0.71 with `.high`'s
+        // network of 0.7.48. The smear is the one that network fades the page in: smeared by 32
+        // pixels, as until 0.7.25, it finds the page at 0.92 on its own; by 48, as from 0.7.26 to
+        // 0.7.47, its weak quad lies 30 pixels off, and nothing is held.
         var untracked = Self.options
         untracked.tracking = false
         #expect(try Detector(type: .rectangle, options: untracked).rectangles(in: smeared).isEmpty)

@@ -526,7 +526,11 @@ import Testing
                 "0.860 at .low: the quads ranked first cut the sheet's left side along the box, and the sheet's own (0.976) ranks 0.09 below them",
             "box-and-cylinder-across-the-right-side.png":
                 "0.818 at .low: the quad runs round the box and the cylinder beyond the sheet's right side; the look for blank sheets is .high's",
-        ]
+        ],
+        .high: [
+            "cylinder-and-box-over-the-top-side.png":
+                "0.731 at .high since 0.7.48's network: the quad runs round the cylinder and the box beyond the sheet's top side, and no quad within it takes its place (0.935 with 0.7.47's network, whose quad round both gave way to the sheet's own: ObjectsBeside)"
+        ],
     ]
 }
 
@@ -583,7 +587,11 @@ import Testing
                 "0.776 at .low: the page's own quad is not among the candidates inside the quad round both sheets (at .high it is, and is taken: 0.970)",
             "test-on-a4-on-dark-background-1.jpg":
                 "0.623 at .low: no candidate comes within 0.64 of the page, only quads around both sheets (at .high the page's own is taken: 0.965)",
-        ]
+        ],
+        .high: [
+            "test4-on-inner-table-on-dark-background-8.jpg":
+                "0.833 at .high since 0.7.48's network: its first candidate joins the page's top to the sheet's right side, and no page is laid within it (0.969 with 0.7.47's)"
+        ],
     ]
 
     /// The sheet below shows to the left of the page and below it, and the page map covers both
@@ -673,7 +681,8 @@ import Testing
 
     /// The search takes the frame itself as the page, and the default least aspect ratio (0.2 since
     /// 0.7.47) lets it be reported. At 0.3, `.high` found nothing on the ten narrowest (the set
-    /// 0.575 at `.high`, 0.640 at `.low`; now 0.998 and 0.948).
+    /// 0.575 at `.high`, 0.640 at `.low`; 0.998 and 0.948 with 0.7.47's `.high` network, 0.985 with
+    /// 0.7.48's, which cuts two receipts' tops off).
     @Test(arguments: [DetectorOptions.Accuracy.high, .low])
     func eachReceiptIsFoundAsTheWholeImage(accuracy: DetectorOptions.Accuracy) throws {
         // At .low a quad inside the receipt is kept, and only .high lets the frame replace a quad kept.
@@ -683,8 +692,17 @@ import Testing
             "toom_04042020_03_04877.jpg": "at .low the quad leaves out the receipt's top, its logo (0.82)",
             "toom_06042020_01_04999.jpg": "at .low the quad leaves out the receipt's top, its logo (0.84)",
         ]
+        // 0.7.48's `.high` network (the first blocks cut, MODEL_CARD.md) draws these receipts' tops
+        // fainter than 0.7.47's, which found both whole (1.000 and 0.997).
+        let highMisses = [
+            "hornbach_23092016_03_15200.jpg":
+                "0.843 at .high: the frame itself is no candidate, the first is a quad below the receipt's header",
+            "toom_04042020_03_04877.jpg":
+                "0.831 at .high: the second look's maps cut the logo off as a sheet below (SheetBelow), at a rule printed across the receipt",
+        ]
         try RealPhotoTests.expectEachFound(
-            in: Self.folder, at: accuracy, label: " of the cropped receipts", count: 26, knownMisses: [.low: misses])
+            in: Self.folder, at: accuracy, label: " of the cropped receipts", count: 26,
+            knownMisses: [.low: misses, .high: highMisses])
     }
 
     /// The default is the documented one, and a caller asking for wider shapes than a receipt still

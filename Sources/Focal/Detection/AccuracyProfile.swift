@@ -7,13 +7,15 @@ struct AccuracyProfile: Sendable {
     /// Long side of the image candidates are found on, in pixels.
     var workingSize: Int
     /// The page network's file (a resource of the library; ``ModelFile`` says where else it is
-    /// looked for). Both have the same layers, and so the same cost; they were trained on
-    /// different scenes. `.low`'s (`page-detector.onnx`) on the recipe's 16 000; `.high`'s
-    /// (`page-detector-high.onnx`, `FOLDERS=all` in the recipe) on 36 000 with every kind added
-    /// since (stacked sheets, objects standing on a page, pictures printed to the edges, dense
-    /// sheets, framed windows): over the 44 development sets 0.927 → 0.940 at `.high`, the 11 held
-    /// apart 0.899 → 0.922, but at `.low`'s 96 it loses the real phone photos (0.978 → 0.965),
-    /// which decide there (`Models/page-detector/MODEL_CARD.md`).
+    /// looked for). The two were trained on different scenes. `.low`'s (`page-detector.onnx`) on
+    /// the recipe's 16 000; `.high`'s (`page-detector-high.onnx`) is a network of the same layers
+    /// trained on 36 000 with every kind added since (stacked sheets, objects standing on a page,
+    /// pictures printed to the edges, dense sheets, framed windows: over the 44 development sets
+    /// 0.927 → 0.940 at `.high`, the 11 held apart 0.899 → 0.922, but at `.low`'s 96 it lost the
+    /// real phone photos, 0.978 → 0.965, which decide there), since 0.7.48 with its first encoder
+    /// blocks cut to half their channels and trained to draw the uncut one's maps: a `.high` frame
+    /// of the sample clip 18.0 → 13.3–13.9 ms, the development mean 0.951 → 0.948 and the held-apart
+    /// one 0.907 → 0.922 (`Models/page-detector/MODEL_CARD.md`).
     var pageModelFile: String
     /// The page network's input along its shorter side (a multiple of 32). The network
     /// (EfficientNet-Lite0's first stages under a small decoder) was trained at 96 to 192. At
