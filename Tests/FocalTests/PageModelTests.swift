@@ -692,8 +692,8 @@ import Testing
             "toom_04042020_03_04877.jpg": "at .low the quad leaves out the receipt's top, its logo (0.82)",
             "toom_06042020_01_04999.jpg": "at .low the quad leaves out the receipt's top, its logo (0.84)",
         ]
-        // 0.7.48's `.high` network (the first blocks cut, MODEL_CARD.md) draws these receipts' tops
-        // fainter than 0.7.47's, which found both whole (1.000 and 0.997).
+        // 0.7.48's `.high` network (the first blocks cut, MODEL_CARD.md) misses two receipts that
+        // 0.7.47's found whole (1.000 and 0.997); each reason says which step took the quad short.
         let highMisses = [
             "hornbach_23092016_03_15200.jpg":
                 "0.843 at .high: the frame itself is no candidate, the first is a quad below the receipt's header",
