@@ -1,14 +1,35 @@
 // Networks read from ONNX files, for the text and page models.
+#include "convolution_layers.hpp"
 #include "internal.hpp"
 #include "onnx.hpp"
 
+#include <opencv2/dnn/all_layers.hpp>
+
 #include <fstream>
+#include <mutex>
 
 namespace cfocal {
+
+namespace {
+
+// The shim's layer for a convolution where it has one, OpenCV's own otherwise.
+cv::Ptr<cv::dnn::Layer> create_convolution(cv::dnn::LayerParams &params) {
+    if (cv::Ptr<cv::dnn::Layer> layer = depthwise_convolution_for(params)) return layer;
+    if (cv::Ptr<cv::dnn::Layer> layer = pointwise_convolution_for(params)) return layer;
+    return cv::dnn::ConvolutionLayer::create(params);
+}
+
+}  // namespace
+
+void run_convolutions_here() {
+    static std::once_flag registered;
+    std::call_once(registered, [] { cv::dnn::LayerFactory::registerLayer("Convolution", create_convolution); });
+}
 
 cv::dnn::Net read_onnx(const char *path, const char *what) {
     if (!std::ifstream(path, std::ios::binary).good())
         fail(CFOCAL_ERR_NOT_FOUND, std::string("the ") + what + " '" + path + "' is missing or unreadable");
+    run_convolutions_here();
     cv::dnn::Net net;
     try {
         net = cv::dnn::readNetFromONNX(path);

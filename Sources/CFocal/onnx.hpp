@@ -9,4 +9,8 @@ namespace cfocal {
 // CFOCAL_ERR_DECODE, each message naming the file and `what` ("text model").
 cv::dnn::Net read_onnx(const char *path, const char *what);
 
+// Registers, once per process, the shim's own convolution layers (convolution_layers.hpp) over
+// dnn's "Convolution" type; read_onnx calls it before reading a network.
+void run_convolutions_here();
+
 }  // namespace cfocal

@@ -95,10 +95,11 @@ void transpose_kernels(cv::Mat &weights) {
 }
 
 // Turns net towards the network for transposed inputs: every convolution's kernel transposed.
-// export.py's split_wide_depthwise pads the four 3 × 3 parts of a 5 × 5 kernel asymmetrically: the
-// part padded above and on the right (its layer named …_part02_out) is the transpose of the one
-// padded below and on the left (…_part20_out), so those two trade kernels too. Everything else the
-// network does is the same along both axes. False where a kernel is not square.
+// Files export.py wrote before 0.7.49 (given through FOCAL_MODELS) split each 5 × 5 depthwise kernel
+// into four 3 × 3 parts padded asymmetrically: the part padded above and on the right (its layer
+// named …_part02_out) is the transpose of the one padded below and on the left (…_part20_out), so
+// those two trade kernels too. Everything else the network does is the same along both axes. False
+// where a kernel is not square.
 bool turn_kernels(cv::dnn::Net &net) {
     std::map<std::string, cv::Mat> upper_right_parts, lower_left_parts;
     // The layer's name without `end`, or "" where it does not end so.

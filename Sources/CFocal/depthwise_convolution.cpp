@@ -1,0 +1,194 @@
+// Depthwise 3 × 3 and 5 × 5 convolutions, run here rather than by OpenCV 4.6's dnn.
+// 4.6 runs a 3 × 3 depthwise convolution on a fast path only on maps 18 or more columns wide, and a
+// 5 × 5 one always on a general path several times slower. The page networks (EfficientNet-Lite's
+// blocks) have both, and maps 6 to 18 columns wide at 1/16. Their exports used to work around it:
+// each 5 × 5 kernel split into four 3 × 3 parts padded asymmetrically, and narrow maps widened by
+// zero columns and cut back. The Padding and Slice layers those need cost more than the
+// convolutions (at .low's 96 × 160: the network 3.8 ms with them, 2.8 ms plain through this file).
+// This file's layer takes the depthwise convolutions of these two sizes with symmetric padding and
+// no dilation (onnx.cpp registers it over dnn's "Convolution" type); the networks stay plain ONNX
+// that any reader runs, with the same outputs to float rounding.
+#include "convolution_layers.hpp"
+#include "internal.hpp"
+
+#include <opencv2/dnn.hpp>
+#include <opencv2/dnn/all_layers.hpp>
+
+#include <type_traits>
+
+namespace {
+
+#if defined(__x86_64__)
+using cfocal::has_avx2_and_fma;
+#endif
+using cfocal::same_on_both_axes;
+
+// The geometry this file runs: one input channel per output channel, a square kernel of `kernel`
+// taps, the same padding on every side, stride 1 or 2, no dilation.
+struct DepthwiseGeometry {
+    int kernel = 0, stride = 1, pad = 0, channels = 0;
+};
+
+// The geometry of the convolution params describe when this file runs it, or kernel 0.
+DepthwiseGeometry depthwise_geometry(const cv::dnn::LayerParams &params) {
+    DepthwiseGeometry none, g;
+    if (params.blobs.empty() || params.blobs[0].dims != 4 || params.blobs[0].type() != CV_32F) return none;
+    const cv::Mat &weights = params.blobs[0];
+    g.channels = weights.size[0];
+    g.kernel = weights.size[2];
+    if ((g.kernel != 3 && g.kernel != 5) || weights.size[3] != g.kernel || weights.size[1] != 1) return none;
+    if (params.get<int>("group", 1) != g.channels || params.get<int>("num_output", g.channels) != g.channels) return none;
+    g.stride = same_on_both_axes(params, "stride", 1);
+    g.pad = same_on_both_axes(params, "pad", 0);
+    if ((g.stride != 1 && g.stride != 2) || g.pad != g.kernel / 2 || same_on_both_axes(params, "dilation", 1) != 1)
+        return none;
+    if (params.has("pad_mode") && !params.get<cv::String>("pad_mode").empty()) return none;
+    if (params.blobs.size() > 1 && params.blobs[1].total() != size_t(g.channels)) return none;
+    return g;
+}
+
+// The zero-padded plane split into Stride × Stride phase planes: phase (a, b) holds the padded
+// plane's pixels at rows a, a + Stride, … and columns b, b + Stride, …, so that every tap of a
+// strided kernel reads one phase plane contiguously. A zero row more than the taps reach is kept
+// below each phase, for the run past the last row (see convolve_plane).
+struct Phases {
+    int rows, cols;
+    size_t plane;
+
+    Phases(int stride, int rows_in, int cols_in, int pad)
+        : rows((rows_in + 2 * pad + stride - 1) / stride + 1), cols((cols_in + 2 * pad + stride - 1) / stride),
+          plane(size_t(rows) * cols) {}
+};
+
+// One channel: bias + the 5 × 5 kernel over the zero-padded plane at every `Stride`th position,
+// then ReLU where asked. Each output row is computed over a phase plane's whole width, the columns
+// past out_cols thrown away, so that the 25 taps run as one long loop the compiler vectorises
+// instead of 25 short ones a row.
+template <int Kernel, int Stride>
+__attribute__((always_inline)) inline void convolve_plane(const float *plane, int rows, int cols, const float *taps,
+                                                          float bias, bool relu, float *out, int out_rows, int out_cols,
+                                                          float *scratch) {
+    constexpr int kKernel = Kernel, kPad = Kernel / 2;
+    const Phases phases(Stride, rows, cols, kPad);
+    float *planes = scratch, *sums = scratch + size_t(Stride * Stride) * phases.plane;
+    std::fill(planes, planes + size_t(Stride * Stride) * phases.plane, 0.f);
+    for (int y = 0; y < rows; ++y) {
+        const float *from = plane + size_t(y) * cols;
+        const int r = y + kPad;
+        float *to = planes + size_t((r % Stride) * Stride) * phases.plane + size_t(r / Stride) * phases.cols;
+        if (Stride == 1) {
+            std::copy(from, from + cols, to + kPad);
+            continue;
+        }
+        for (int b = 0; b < Stride; ++b) {  // the columns of phase b: padded columns b, b + Stride, …
+            float *phase = to + size_t(b) * phases.plane;
+            const int first = ((b - kPad) % Stride + Stride) % Stride;  // the first x with (x + kPad) % Stride == b
+            for (int x = first; x < cols; x += Stride) phase[(x + kPad) / Stride] = from[x];
+        }
+    }
+    const float *tap_at[kKernel * kKernel];
+    for (int i = 0; i < kKernel; ++i)
+        for (int j = 0; j < kKernel; ++j)
+            tap_at[i * kKernel + j] = planes + size_t((i % Stride) * Stride + j % Stride) * phases.plane +
+                                      size_t(i / Stride) * phases.cols + j / Stride;
+    const int count = out_rows * phases.cols;
+    for (int n = 0; n < count; ++n) {
+        float sum = bias;
+#pragma clang loop unroll(full)
+        for (int t = 0; t < kKernel * kKernel; ++t) sum += taps[t] * tap_at[t][n];
+        sums[n] = sum;
+    }
+    for (int y = 0; y < out_rows; ++y) {
+        const float *row = sums + size_t(y) * phases.cols;
+        float *to = out + size_t(y) * out_cols;
+        if (relu)
+            for (int x = 0; x < out_cols; ++x) to[x] = std::max(row[x], 0.f);
+        else
+            std::copy(row, row + out_cols, to);
+    }
+}
+
+#if defined(__x86_64__)
+template <int Kernel, int Stride>
+__attribute__((target("avx2,fma"))) void convolve_plane_avx2(const float *plane, int rows, int cols, const float *taps,
+                                                             float bias, bool relu, float *out, int out_rows,
+                                                             int out_cols, float *scratch) {
+    convolve_plane<Kernel, Stride>(plane, rows, cols, taps, bias, relu, out, out_rows, out_cols, scratch);
+}
+
+#endif
+
+template <int Kernel, int Stride>
+void convolve_plane_here(const float *plane, int rows, int cols, const float *taps, float bias, bool relu, float *out,
+                         int out_rows, int out_cols, float *scratch) {
+#if defined(__x86_64__)
+    if (has_avx2_and_fma())
+        return convolve_plane_avx2<Kernel, Stride>(plane, rows, cols, taps, bias, relu, out, out_rows, out_cols, scratch);
+#endif
+    convolve_plane<Kernel, Stride>(plane, rows, cols, taps, bias, relu, out, out_rows, out_cols, scratch);
+}
+
+class DepthwiseConvolution final : public cfocal::ShimConvolution {
+  public:
+    DepthwiseConvolution(const cv::dnn::LayerParams &params, DepthwiseGeometry geometry)
+        : ShimConvolution(params), geometry_(geometry) {}
+
+    bool getMemoryShapes(const std::vector<cv::dnn::MatShape> &inputs, const int, std::vector<cv::dnn::MatShape> &outputs,
+                         std::vector<cv::dnn::MatShape> &) const override {
+        CV_Assert(inputs.size() == 1 && inputs[0].size() == 4 && inputs[0][1] == geometry_.channels);
+        const cv::dnn::MatShape &in = inputs[0];
+        outputs.assign(1, cv::dnn::MatShape{in[0], in[1], output_length(in[2]), output_length(in[3])});
+        return false;
+    }
+
+  private:
+    void run(const cv::Mat &in, cv::Mat &out) override {
+        const cv::Mat &weights = blobs[0];  // read on each pass: the shim may turn the kernels after loading
+        CV_Assert(weights.isContinuous() && weights.total() == size_t(geometry_.channels) * geometry_.kernel * geometry_.kernel);
+        const int rows = in.size[2], cols = in.size[3], out_rows = out.size[2], out_cols = out.size[3];
+        const int planes = in.size[0] * in.size[1];
+        cv::parallel_for_(cv::Range(0, planes), [&](const cv::Range &range) {
+            const int stride = geometry_.stride;
+            const Phases phases(stride, rows, cols, geometry_.pad);
+            std::vector<float> scratch(size_t(stride * stride + 1) * phases.plane);
+            for (int p = range.start; p < range.end; ++p) {
+                const int channel = p % geometry_.channels;
+                const float *taps = weights.ptr<float>() + size_t(channel) * geometry_.kernel * geometry_.kernel;
+                const float bias = blobs.size() > 1 ? blobs[1].ptr<float>()[channel] : 0.f;
+                const float *plane = in.ptr<float>() + size_t(p) * rows * cols;
+                float *to = out.ptr<float>() + size_t(p) * out_rows * out_cols;
+                auto convolve = [&](auto kernel, auto stride_of) {
+                    convolve_plane_here<decltype(kernel)::value, decltype(stride_of)::value>(
+                        plane, rows, cols, taps, bias, relu_, to, out_rows, out_cols, scratch.data());
+                };
+                using K3 = std::integral_constant<int, 3>;
+                using K5 = std::integral_constant<int, 5>;
+                using S1 = std::integral_constant<int, 1>;
+                using S2 = std::integral_constant<int, 2>;
+                if (geometry_.kernel == 3) stride == 1 ? convolve(K3(), S1()) : convolve(K3(), S2());
+                else stride == 1 ? convolve(K5(), S1()) : convolve(K5(), S2());
+            }
+        });
+    }
+
+    // A length of 0 is one the importer does not know yet (a network with dynamic input shapes,
+    // like the text model's): it stays unknown, as OpenCV's own layer leaves it.
+    int output_length(int length) const {
+        if (length <= 0) return length;
+        return (length + 2 * geometry_.pad - geometry_.kernel) / geometry_.stride + 1;
+    }
+
+    DepthwiseGeometry geometry_;
+};
+
+}  // namespace
+
+namespace cfocal {
+
+cv::Ptr<cv::dnn::Layer> depthwise_convolution_for(const cv::dnn::LayerParams &params) {
+    const DepthwiseGeometry geometry = depthwise_geometry(params);
+    if (geometry.kernel == 0) return nullptr;
+    return cv::makePtr<DepthwiseConvolution>(params, geometry);
+}
+
+}  // namespace cfocal
