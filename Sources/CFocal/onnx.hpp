@@ -10,7 +10,9 @@ namespace cfocal {
 cv::dnn::Net read_onnx(const char *path, const char *what);
 
 // Registers, once per process, the shim's own convolution layers (convolution_layers.hpp) over
-// dnn's "Convolution" type; read_onnx calls it before reading a network.
+// dnn's "Convolution" type; read_onnx calls it before reading a network. The registry is the
+// process's: a network the host reads through OpenCV itself afterwards gets them too, with the
+// same outputs to float rounding.
 void run_convolutions_here();
 
 }  // namespace cfocal
