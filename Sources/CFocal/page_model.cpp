@@ -167,7 +167,9 @@ bool same_maps(const PageMaps &a, const PageMaps &b) {
 // The maps of a portrait input, from the network turned on its side where it can be. OpenCV 4.6's
 // dnn runs a 3 × 3 depthwise convolution fast only on maps 18 or more columns wide, and a portrait
 // input's maps are as narrow as a landscape input's are low (.low, 96 wide: 5.5 ms upright, 3.4 on
-// its side). A shape's first input runs upright only, its second both ways: the upright maps are
+// its side, in 0.7.6). Since 0.7.49 the shim's own layers run the depthwise convolutions
+// (depthwise_convolution.cpp) and narrow maps cost about what wide ones do; the turn stays, as it
+// costs nothing once a shape's maps have agreed. A shape's first input runs upright only, its second both ways: the upright maps are
 // its answer, and the turned network is kept for the shape only if it gave the same maps, so that
 // a network with some other layer that does not turn (one turn_kernels cannot see) runs upright
 // rather than wrongly.

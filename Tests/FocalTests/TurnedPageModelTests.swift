@@ -4,8 +4,9 @@ import Testing
 @testable import Focal
 
 /// A portrait frame reaches the page network on its side, through the network with its kernels
-/// turned to match: OpenCV 4.6 runs the network's narrow maps slowly, and a portrait frame's are
-/// as narrow as a landscape frame's are low. The maps must be the network's own.
+/// turned to match (OpenCV 4.6's own depthwise layer ran a portrait frame's narrow maps slowly;
+/// the shim's runs them as fast as wide ones, and the turn stayed). The maps must be the network's
+/// own.
 @Suite struct TurnedPageModelTests {
     static let width = 540, height = 960
 
