@@ -8,7 +8,7 @@
 // This file's layer takes the depthwise convolutions of these two sizes with symmetric padding and
 // no dilation (onnx.cpp registers it over dnn's "Convolution" type); the networks stay plain ONNX
 // that any reader runs, with the same outputs to float rounding.
-#include "convolution_layers.hpp"
+#include "dnn_layers.hpp"
 #include "internal.hpp"
 
 #include <opencv2/dnn.hpp>

@@ -1,5 +1,5 @@
 // Networks read from ONNX files, for the text and page models.
-#include "convolution_layers.hpp"
+#include "dnn_layers.hpp"
 #include "internal.hpp"
 #include "onnx.hpp"
 
@@ -19,17 +19,26 @@ cv::Ptr<cv::dnn::Layer> create_convolution(cv::dnn::LayerParams &params) {
     return cv::dnn::ConvolutionLayer::create(params);
 }
 
+// The shim's layer for a resize where it has one, OpenCV's own otherwise.
+cv::Ptr<cv::dnn::Layer> create_resize(cv::dnn::LayerParams &params) {
+    if (cv::Ptr<cv::dnn::Layer> layer = nearest_upsampling_for(params)) return layer;
+    return cv::dnn::ResizeLayer::create(params);
+}
+
 }  // namespace
 
-void run_convolutions_here() {
+void run_layers_here() {
     static std::once_flag registered;
-    std::call_once(registered, [] { cv::dnn::LayerFactory::registerLayer("Convolution", create_convolution); });
+    std::call_once(registered, [] {
+        cv::dnn::LayerFactory::registerLayer("Convolution", create_convolution);
+        cv::dnn::LayerFactory::registerLayer("Resize", create_resize);
+    });
 }
 
 cv::dnn::Net read_onnx(const char *path, const char *what) {
     if (!std::ifstream(path, std::ios::binary).good())
         fail(CFOCAL_ERR_NOT_FOUND, std::string("the ") + what + " '" + path + "' is missing or unreadable");
-    run_convolutions_here();
+    run_layers_here();
     cv::dnn::Net net;
     try {
         net = cv::dnn::readNetFromONNX(path);

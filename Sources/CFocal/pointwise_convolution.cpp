@@ -6,7 +6,7 @@
 // 4 × 24, 8 × 8 and 12 × 8 on every layer). About twice OpenCV's speed on each such layer of the page
 // networks (16 → 96 channels on 3840 pixels: 0.27 → 0.13 ms); machines without AVX2 and FMA get
 // OpenCV's own layer.
-#include "convolution_layers.hpp"
+#include "dnn_layers.hpp"
 #include "internal.hpp"
 
 #include <opencv2/dnn/all_layers.hpp>

@@ -1,5 +1,7 @@
-// The shim's own layers for the convolutions OpenCV 4.6's dnn runs slowly (depthwise_convolution.cpp,
-// pointwise_convolution.cpp); onnx.cpp registers them over dnn's "Convolution" type.
+// The shim's own layers for what OpenCV 4.6's dnn runs slowly in the page networks: depthwise and
+// pointwise convolutions (depthwise_convolution.cpp, pointwise_convolution.cpp) and nearest-neighbour
+// upsampling (nearest_upsampling.cpp); onnx.cpp registers them over dnn's "Convolution" and
+// "Resize" types.
 #pragma once
 
 #include <opencv2/dnn.hpp>
@@ -11,6 +13,8 @@ namespace cfocal {
 // own layer runs it then).
 cv::Ptr<cv::dnn::Layer> depthwise_convolution_for(const cv::dnn::LayerParams &params);
 cv::Ptr<cv::dnn::Layer> pointwise_convolution_for(const cv::dnn::LayerParams &params);
+// The same for a resize.
+cv::Ptr<cv::dnn::Layer> nearest_upsampling_for(const cv::dnn::LayerParams &params);
 
 // A parameter given once for both axes or as its per-axis values (the ONNX importer's "pad" holds
 // four), or `absent` where it is not given; -1 where the values differ.
@@ -26,6 +30,19 @@ inline int same_on_both_axes(const cv::dnn::LayerParams &params, const char *nam
 // Whether every value of the parameter is `value` (an absent one counting as it).
 inline bool all_equal_to(const cv::dnn::LayerParams &params, const char *name, int value) {
     return same_on_both_axes(params, name, value) == value;
+}
+
+// The one input and one output of a shim layer's forward(), each continuous float (the Mats share
+// the blobs' memory, so writing into the output writes the layer's output).
+inline void single_float_blobs(cv::InputArrayOfArrays inputs_arr, cv::OutputArrayOfArrays outputs_arr, cv::Mat &in,
+                               cv::Mat &out) {
+    std::vector<cv::Mat> inputs, outputs;
+    inputs_arr.getMatVector(inputs);
+    outputs_arr.getMatVector(outputs);
+    CV_Assert(inputs.size() == 1 && outputs.size() == 1);
+    in = inputs[0];
+    out = outputs[0];
+    CV_Assert(in.type() == CV_32F && out.type() == CV_32F && in.isContinuous() && out.isContinuous());
 }
 
 // What the shim's convolution layers share: OpenCV's CPU backend only, a following ReLU taken in
@@ -44,13 +61,8 @@ class ShimConvolution : public cv::dnn::Layer {
     }
 
     void forward(cv::InputArrayOfArrays inputs_arr, cv::OutputArrayOfArrays outputs_arr, cv::OutputArrayOfArrays) override {
-        std::vector<cv::Mat> inputs, outputs;
-        inputs_arr.getMatVector(inputs);
-        outputs_arr.getMatVector(outputs);
-        CV_Assert(inputs.size() == 1 && outputs.size() == 1);
-        const cv::Mat &in = inputs[0];
-        cv::Mat &out = outputs[0];
-        CV_Assert(in.type() == CV_32F && out.type() == CV_32F && in.isContinuous() && out.isContinuous());
+        cv::Mat in, out;
+        single_float_blobs(inputs_arr, outputs_arr, in, out);
         run(in, out);
     }
 

@@ -5,10 +5,10 @@ import Testing
 @testable import Focal
 
 /// The shim runs the networks' depthwise (3 × 3 and 5 × 5, stride 1 and 2) and pointwise (1 × 1)
-/// convolutions itself, a ReLU after them taken in or not, between OpenCV's own layers. A probe
-/// network made of them (`Resources/convolution_probe/make-probe.py`) must give the page map that
-/// script's numpy arithmetic gives on the same image.
-@Suite struct ConvolutionLayerTests {
+/// convolutions itself, a ReLU after them taken in or not, and their nearest-neighbour upsampling,
+/// between OpenCV's own layers. A probe network made of them (`Resources/shim_layer_probe/
+/// make-probe.py`) must give the page map that script's numpy arithmetic gives on the same image.
+@Suite struct ShimLayerTests {
     static let width = 160, height = 96
 
     /// make-probe.py's `probe_pixel`: stripes, a ramp and a product term, so that no two
@@ -29,7 +29,7 @@ import Testing
 
     @Test func theProbeNetworkGivesTheMapWrittenOut() throws {
         let probe = try #require(
-            Bundle.module.path(forResource: "probe", ofType: "onnx", inDirectory: "Resources/convolution_probe"))
+            Bundle.module.path(forResource: "probe", ofType: "onnx", inDirectory: "Resources/shim_layer_probe"))
         let folder = (probe as NSString).deletingLastPathComponent
         let expectedBytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/expected-page-map.f32"))
         let expected = expectedBytes.withUnsafeBytes { raw in

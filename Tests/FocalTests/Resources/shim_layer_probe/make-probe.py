@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
-"""Writes probe.onnx and expected-page-map.f32 for ConvolutionLayerTests.
+"""Writes probe.onnx and expected-page-map.f32 for ShimLayerTests.
 
 The probe is a page network in shape only (1 × 3 × H × W BGR in, two maps out, sigmoid inside) made
-of the convolutions the shim runs itself (Sources/CFocal/depthwise_convolution.cpp and
-pointwise_convolution.cpp): depthwise 5 × 5 and 3 × 3 kernels at stride 1 and 2, with and without a
-ReLU after them, down to a 6 × 10 map (60 pixels: not a whole number of the pointwise layer's
-16-pixel runs), then two 1 × 1 convolutions (3 → 8 channels with a ReLU: not a whole number of its
-6-channel blocks; 8 → 2), and OpenCV's own nearest-neighbour resize back to the input's size. The
-expected page map is this script's own arithmetic in numpy, not OpenCV's, for the test image the
+of the layers the shim runs itself (Sources/CFocal/depthwise_convolution.cpp,
+pointwise_convolution.cpp, nearest_upsampling.cpp): depthwise 5 × 5 and 3 × 3 kernels at stride 1
+and 2, with and without a ReLU after them, down to a 6 × 10 map (60 pixels: not a whole number of
+the pointwise layer's 16-pixel runs), then two 1 × 1 convolutions (3 → 8 channels with a ReLU: not a
+whole number of its 6-channel blocks; 8 → 2), and a nearest-neighbour resize by 16 back to the
+input's size, before OpenCV's own sigmoid. The expected page map is this script's own arithmetic in numpy, not OpenCV's, for the test image the
 test draws (`probe_pixel`, the same formula there). Weights come from formulas: nothing is random.
 
 Run with numpy and onnx (Models/page-detector/train.sh's venv has both):
