@@ -526,11 +526,13 @@ struct OutlineLinesGate {
 struct ImageLines {
     // The least edge support (Support::score) of the network's likeliest quad for the image's lines
     // to be skipped. Raising it joins lines on more frames (a few milliseconds each, most of it
-    // finding the lines) and lets them compete with pages the network already found.
+    // finding the lines) and lets them compete with pages the network already found (0.8 tried,
+    // 2026-12-05: the standing and blank development sets the same to 0.001).
     double least_edges = 0.7;
     // How many of the image's longest straight edges are joined (quads_from_lines: every pair of
     // near-parallel pairs). Raising it finds sides broken into shorter pieces, at the cost of
-    // quads to judge that grows with its fourth power.
+    // quads to judge that grows with its fourth power (30 tried, 2026-12-05: standing-7 0.834 →
+    // 0.848 at .high, the other standing and blank development sets within 0.001).
     int lines = 20;
     // The least share of plain paper (plain_paper_share) a quad so joined must have, above what a
     // network quad must (PlainPaper): lines join slivers of windows and frames into quads whose
