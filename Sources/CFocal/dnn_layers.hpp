@@ -75,9 +75,11 @@ class ShimConvolution : public cv::dnn::Layer {
 
 #if defined(__x86_64__)
 // Whether the machine runs the layers' AVX2 code (Debian builds for a baseline without it, and a
-// library target cannot pass -mavx2, so it is chosen at run time).
+// library target cannot pass -mavx2, so it is chosen at run time). Asked of OpenCV, so that
+// OPENCV_CPU_DISABLE=AVX2,FMA3 runs the baseline code here as it does in OpenCV's own layers: a
+// machine without them, simulated (CLITests' check of the pages found on one).
 inline bool has_avx2_and_fma() {
-    static const bool available = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    static const bool available = cv::checkHardwareSupport(CV_CPU_AVX2) && cv::checkHardwareSupport(CV_CPU_FMA3);
     return available;
 }
 #endif

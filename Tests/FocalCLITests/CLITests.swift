@@ -26,11 +26,11 @@ struct CLIRun {
         return products + "/focal"
     }
 
-    init(_ arguments: [String]) throws {
+    init(_ arguments: [String], environment: [String: String] = CLIRun.environment) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLIRun.binary)
         process.arguments = arguments
-        process.environment = CLIRun.environment
+        process.environment = environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -193,6 +193,46 @@ final class Scratch {
             for (found, expected) in zip(corners, truth.corners) {
                 #expect(
                     abs(found[0] - expected.x) < 3 && abs(found[1] - expected.y) < 3, "frame \(index): \(found) vs \(expected)")
+            }
+        }
+    }
+
+    /// The shim's own network layers run AVX2 code where the machine has it and its baseline code
+    /// elsewhere (`has_avx2_and_fma` in `dnn_layers.hpp`, asked of OpenCV); `OPENCV_CPU_DISABLE`
+    /// makes this machine one without AVX2, for OpenCV's layers and the shim's alike. Real phone
+    /// photos give the same pages and text lines either way, at both accuracies.
+    @Test(arguments: ["high", "low"])
+    func aMachineWithoutAVX2FindsTheSamePages(accuracy: String) throws {
+        let scratch = Scratch()
+        let photos = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("FocalTests/Resources/phone_photos")
+        let cases = [
+            ("a4-on-dark-background.webp", "rectangle"), ("holding-with-a-hand.webp", "rectangle"),
+            ("card-on-dark-background.webp", "rectangle"), ("inner-table.webp", "rectangle,text"),
+        ]
+        for (photo, types) in cases {
+            var features: [[[String: Any]]] = []
+            for (label, disabled) in [("avx2", [String: String]()), ("baseline", ["OPENCV_CPU_DISABLE": "AVX,AVX2,FMA3"])] {
+                let output = scratch.path + "/\(photo)-\(label).json"
+                let run = try CLIRun(
+                    [
+                        "detect", photos.appendingPathComponent(photo).path, "--types", types, "--accuracy", accuracy,
+                        "--json", output,
+                    ],
+                    environment: CLIRun.environment.merging(disabled) { $1 })
+                #expect(run.status == 0, "\(photo), \(label): \(run.error)")
+                let json =
+                    try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as! [String: Any]
+                let frame = try #require((json["frames"] as? [[String: Any]])?.first, "\(photo), \(label): no frame")
+                features.append(try #require(frame["features"] as? [[String: Any]]))
+            }
+            let (fast, baseline) = (features[0], features[1])
+            #expect(fast.contains { $0["type"] as? String == "rectangle" }, "\(photo): no page found")
+            #expect(fast.count == baseline.count, "\(photo): \(fast.count) features with AVX2, \(baseline.count) without")
+            for (a, b) in zip(fast, baseline) {
+                let (cornersA, cornersB) = (a["corners"] as! [[Double]], b["corners"] as! [[Double]])
+                let apart = zip(cornersA, cornersB).map { max(abs($0[0] - $1[0]), abs($0[1] - $1[1])) }.max() ?? 0
+                #expect(a["type"] as? String == b["type"] as? String && apart < 0.5, "\(photo): \(cornersA) vs \(cornersB)")
             }
         }
     }
