@@ -77,7 +77,7 @@ class ShimConvolution : public cv::dnn::Layer {
 // Whether the machine runs the layers' AVX2 code (Debian builds for a baseline without it, and a
 // library target cannot pass -mavx2, so it is chosen at run time). Asked of OpenCV, so that
 // OPENCV_CPU_DISABLE=AVX2,FMA3 runs the baseline code here as it does in OpenCV's own layers: a
-// machine without them, simulated (CLITests' check of the pages found on one).
+// machine without them, simulated (DetectCLITests.aMachineWithoutAVX2FindsTheSamePages).
 inline bool has_avx2_and_fma() {
     static const bool available = cv::checkHardwareSupport(CV_CPU_AVX2) && cv::checkHardwareSupport(CV_CPU_FMA3);
     return available;
