@@ -11,9 +11,6 @@
 #include "dnn_layers.hpp"
 #include "internal.hpp"
 
-#include <opencv2/dnn.hpp>
-#include <opencv2/dnn/all_layers.hpp>
-
 #include <type_traits>
 
 namespace {
@@ -60,10 +57,10 @@ struct Phases {
           plane(size_t(rows) * cols) {}
 };
 
-// One channel: bias + the 5 × 5 kernel over the zero-padded plane at every `Stride`th position,
-// then ReLU where asked. Each output row is computed over a phase plane's whole width, the columns
-// past out_cols thrown away, so that the 25 taps run as one long loop the compiler vectorises
-// instead of 25 short ones a row.
+// One channel: bias + the Kernel × Kernel kernel over the zero-padded plane at every `Stride`th
+// position, then ReLU where asked. Each output row is computed over a phase plane's whole width, the
+// columns past out_cols thrown away, so that each tap runs as one long loop the compiler vectorises
+// instead of one short loop a row.
 template <int Kernel, int Stride>
 __attribute__((always_inline)) inline void convolve_plane(const float *plane, int rows, int cols, const float *taps,
                                                           float bias, bool relu, float *out, int out_rows, int out_cols,

@@ -3,8 +3,6 @@
 #include "internal.hpp"
 #include "onnx.hpp"
 
-#include <opencv2/dnn/all_layers.hpp>
-
 #include <fstream>
 #include <mutex>
 

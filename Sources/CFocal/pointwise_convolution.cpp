@@ -9,8 +9,6 @@
 #include "dnn_layers.hpp"
 #include "internal.hpp"
 
-#include <opencv2/dnn/all_layers.hpp>
-
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
@@ -19,9 +17,7 @@ namespace {
 
 #if defined(__x86_64__)
 using cfocal::has_avx2_and_fma;
-#endif
 
-#if defined(__x86_64__)
 constexpr int kRows = 6;     // output channels a block sums at once
 constexpr int kColumns = 16; // pixels a block sums at once: two AVX2 registers
 
@@ -69,7 +65,6 @@ __attribute__((target("avx2,fma"))) void sum_block(const float *in, int channels
 using SumBlock = void (*)(const float *, int, size_t, const float *, const float *, bool, float *, int);
 constexpr SumBlock kSumBlocks[kRows + 1] = {nullptr,          sum_block<1>, sum_block<2>, sum_block<3>,
                                             sum_block<4>, sum_block<5>, sum_block<6>};
-
 
 class PointwiseConvolution final : public cfocal::ShimConvolution {
   public:
