@@ -95,10 +95,12 @@ page-model:
 
 ## Retrain the one .high runs (Sources/Focal/Models/page-detector-high.onnx): its teacher on 36,000 scenes of every
 ## kind, three epochs (Models/page-detector/all-folders-high.onnx, about 2 hours 30 minutes on 2 cores; run it again
-## to carry on a training stopped halfway), then the teacher's first blocks cut and taught by it (about 70 minutes).
+## to carry on a training stopped halfway), then the teacher's first blocks cut and taught by it (about 70 minutes),
+## then that network fine-tuned on the hard kinds, scans filling the image among them (about 55 minutes).
 page-model-high:
 	FOLDERS=all Models/page-detector/train.sh
-	STUDENT=1 BLOCKS=4 INSTALL=1 Models/page-detector/train.sh
+	STUDENT=1 BLOCKS=4 Models/page-detector/train.sh
+	HARD=1 INSTALL=1 Models/page-detector/train.sh
 
 ## Re-render Samples/Media with Focal itself.
 sample-media: deps

@@ -20,7 +20,7 @@ The held-out evaluation material is never read: see MODEL_CARD.md for what is ex
 
 Usage: generate.py --out DIR --count N [--seed S] [--size 192] [--workers 2] [--extra P] [--crossing P]
                    [--stacking P] [--standing P] [--bleed P] [--picture-book P] [--dense P] [--windows P]
-                   [--stack-top]
+                   [--stack-top] [--scan P]
 With --extra P, each document is, with probability P, one of the kinds the first model misses most:
 an ID card (front or back with its magnetic stripe), a card held up by a hand, or an open book
 whose two pages are two pages. With --crossing P, a scene with documents gets, with probability P,
@@ -43,7 +43,9 @@ mullions onto a dark or coloured view, which the network took for a page. With
 --stack-top, a scene whose pages are drawn as a stack (each laid on the one before, slightly
 shifted) has only the top page as a document, the pages under it paper showing along its sides,
 as --stacking's sheet below is; without it every page of the stack keeps its visible part as a
-target, the opposite of what --stacking teaches (README.md, "Only a stack's top page"). Without
+target, the opposite of what --stacking teaches (README.md, "Only a stack's top page"). With --scan
+P, a scene is, with probability P, one page's scan or a scan app's crop: a page-shaped image that the
+page fills, its sides on the image's border or just past it, nothing in view but the page. Without
 them (P = 0) the scenes are those of the first stage, draw for draw.
 Writes DIR/images.npy (N×S×S×3 uint8, BGR) and DIR/targets.npy (N×2×S×S uint8, 0/255).
 """
@@ -407,6 +409,16 @@ def filling_quad(rng, w, h, W, H):
     if turned:  # the page's first corner (its top left) goes to the frame's top right or bottom left
         pts = np.roll(pts, 1 if rng.random() < 0.5 else -1, axis=0)
     pts += rng.normal(0, 0.01 * max(W, H), (4, 2))
+    return pts.astype(np.float32)
+
+
+def scan_quad(rng, W, H):
+    """Where a page lands when the image is its scan or a scan app's crop (--scan): the whole frame, its
+    sides on the image's border in a third of the draws, else each cut a little inside the page's own
+    (the page runs on past every edge of the image, no side in view)."""
+    inset = np.zeros(4) if rng.random() < 1 / 3 else rng.uniform(0.01, 0.06, 4)
+    x0, y0, x1, y1 = -inset[0] * W, -inset[1] * H, W * (1 + inset[2]), H * (1 + inset[3])
+    pts = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]) + rng.normal(0, 0.003 * max(W, H), (4, 2))
     return pts.astype(np.float32)
 
 
@@ -948,18 +960,22 @@ def lay_page_on(rng, scene, quads, masks):
     return [np.where(full > 0, 0, m).astype(np.uint8) for i, m in enumerate(masks) if i != index] + [full]
 
 
-def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0, standing=0.0, bleed=0.0, picture_book=0.0, dense=0.0, windows=0.0, stack_top=False):
+def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0, standing=0.0, bleed=0.0, picture_book=0.0, dense=0.0, windows=0.0, stack_top=False, scan=0.0):
     rng = np.random.default_rng(seed)
     load_pools()
+    # --scan: the image is one page's scan, filling it: a page's proportions, one document, nothing standing on it
+    scanned = scan > 0 and rng.random() < scan
     # frames are landscape or portrait, squeezed to a square as the detector squeezes them
     W0, H0 = (16, 9) if rng.random() < 0.6 else (9, 16)
     if rng.random() < 0.15:
         W0, H0 = (4, 3) if rng.random() < 0.5 else (3, 4)
+    if scanned:
+        W0, H0 = (10, 14) if rng.random() < 0.8 else (14, 10)
     scale = WORK * size / max(W0, H0)
     W, H = int(round(W0 * scale)), int(round(H0 * scale))
     scene = background(rng, W, H).astype(np.float32)
     # --standing: objects standing on a page, on a desk made pale in half of these scenes
-    stands = standing > 0 and rng.random() < standing
+    stands = standing > 0 and rng.random() < standing and not scanned
     if stands and rng.random() < 0.5:
         grey = scene.mean(axis=2, keepdims=True)
         scene = np.clip(rng.uniform(175, 215) + (grey - grey.mean()) * (rng.uniform(5, 15) / max(float(grey.std()), 1)), 0, 255)
@@ -969,7 +985,7 @@ def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0
             distractor(rng, scene, windows)
     quads, masks = [], []
     r = rng.random()
-    n_pages = 0 if r < 0.3 else (1 if r < 0.85 else int(rng.integers(2, 4)))
+    n_pages = 1 if scanned else 0 if r < 0.3 else (1 if r < 0.85 else int(rng.integers(2, 4)))
     stacked = n_pages > 1 and rng.random() < 0.4
     top_of_stack = 0  # with stack_top, where the last page laid (the stack's top) begins in quads and masks
     for i in range(n_pages):
@@ -991,6 +1007,9 @@ def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0
                 doc = print_to_the_edge(rng, doc)
         h, w = doc.shape[:2]
         for _try in range(20):
+            if scanned:
+                q = scan_quad(rng, W, H)
+                break
             if special == "dense" and not quads and rng.random() < 0.6:
                 q = filling_quad(rng, w, h, W, H)
             elif stacked and quads:
@@ -1024,12 +1043,12 @@ def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0
     if stack_top and stacked:
         quads, masks = quads[top_of_stack:], masks[top_of_stack:]
     # --stacking: a page on a stack of papers, turned and pushed off the sheet below it
-    if stacking > 0 and quads and rng.random() < stacking:
+    if stacking > 0 and quads and not scanned and rng.random() < stacking:
         masks = lay_page_on(rng, scene, quads, masks)
     for _ in range(int(rng.integers(0, 4)) if rng.random() < 0.6 else 0):
         occlude(rng, scene)
     # --crossing: a cable or a pen across a document, which the network took for a page's edge
-    if crossing > 0 and quads and rng.random() < crossing:
+    if crossing > 0 and quads and not scanned and rng.random() < crossing:
         lay_across(rng, scene, quads[int(rng.integers(len(quads)))])
     if stands and quads:
         stand_on(rng, scene, quads[int(rng.integers(len(quads)))])
@@ -1070,8 +1089,7 @@ def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0
 
 
 def _job(args):
-    seed, size, extra, crossing, corners, stacking, standing, bleed, picture_book, dense, windows, stack_top = args
-    return sample(seed, size, extra, crossing, corners, stacking, standing, bleed, picture_book, dense, windows, stack_top)
+    return sample(*args)
 
 
 def main():
@@ -1109,12 +1127,15 @@ def main():
     ap.add_argument("--stack-top", action="store_true",
                     help="in the scenes whose pages are drawn as a stack, only the top page is a document, the ones "
                          "under it paper (without it, every page of the stack is one, as before)")
+    ap.add_argument("--scan", type=float, default=0.0,
+                    help="chance that a scene is one page's scan filling the image, no side in view or its sides on "
+                         "the image's border (0: no such draw, as before)")
     ap.add_argument("--corners", action="store_true",
                     help="a third target map, a disc at each page corner (without it, two maps, as before)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     cv2.setNumThreads(1)
-    jobs = [(a.seed * 1_000_003 + i, a.size, a.extra, a.crossing, a.corners, a.stacking, a.standing, a.bleed, a.picture_book, a.dense, a.windows, a.stack_top) for i in range(a.count)]
+    jobs = [(a.seed * 1_000_003 + i, a.size, a.extra, a.crossing, a.corners, a.stacking, a.standing, a.bleed, a.picture_book, a.dense, a.windows, a.stack_top, a.scan) for i in range(a.count)]
     images = np.lib.format.open_memmap(os.path.join(a.out, "images.tmp.npy"), "w+", np.uint8, (a.count, a.size, a.size, 3))
     targets = np.lib.format.open_memmap(os.path.join(a.out, "targets.tmp.npy"), "w+", np.uint8, (a.count, 3 if a.corners else 2, a.size, a.size))
     with Pool(a.workers, initializer=load_pools) as pool:

@@ -130,12 +130,25 @@ def distillation_loss(logits, teacher, x):
     return F.binary_cross_entropy_with_logits(logits, soft)
 
 
+def exported_weights(path):
+    """An exported network's folded weights, named as the network's state dict names its convolutions."""
+    import onnx
+    from onnx import numpy_helper
+    return {i.name[len("net."):]: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in onnx.load(path).graph.initializer}
+
+
+def exported_lite_network(path):
+    """model_lite.py's network shaped as an exported file's weights are (a network prune.py cut keeps its
+    inner widths), with those weights loaded."""
+    model = LitePageNet(inner=inner_widths_in(exported_weights(path)))
+    load_onnx_weights(model, path)
+    return model
+
+
 def load_onnx_weights(model, path):
     """Starts from an exported network (batch norms folded into the convolutions): each convolution
     takes its folded weights and the batch norm after it becomes the identity plus the folded bias."""
-    import onnx
-    from onnx import numpy_helper
-    folded = {i.name[len("net."):]: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in onnx.load(path).graph.initializer}
+    folded = exported_weights(path)
     modules = dict(model.named_modules())
     norm_after = {"depthwise": "bn1", "pointwise": "bn2",  # model.py's blocks, and EfficientNet-Lite's (model_lite.py)
                   "_conv_stem": "_bn0", "_expand_conv": "_bn0", "_depthwise_conv": "_bn1", "_project_conv": "_bn2"}
@@ -346,8 +359,9 @@ def main():
     held = max(64, n // 25)
     train_idx, val_idx = np.arange(n - held), np.arange(n - held, n)
     start = torch.load(a.init) if a.init and not a.init.endswith(".onnx") else None
-    if a.lite:  # a network cut by prune.py keeps its own inner widths
-        model = LitePageNet(largest_kernel=a.largest_kernel, inner=inner_widths_in(start) if start is not None else None)
+    if a.lite:  # a network cut by prune.py keeps its own inner widths, in a .pt or an exported file
+        shaped_by = start if start is not None else (exported_weights(a.init) if a.init else None)
+        model = LitePageNet(largest_kernel=a.largest_kernel, inner=inner_widths_in(shaped_by) if shaped_by is not None else None)
     else:
         model = PageNet()
     if a.lite and not a.init:
@@ -366,8 +380,7 @@ def main():
     if a.teacher:
         if not (a.lite and a.distill > 0):
             ap.error("--teacher needs --lite and --distill: the weight of the teacher's maps")
-        teacher = LitePageNet()
-        load_onnx_weights(teacher, a.teacher)
+        teacher = exported_lite_network(a.teacher)
         anchor_count = len(images)
     elif a.distill > 0:
         if not a.init:

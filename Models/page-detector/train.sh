@@ -14,6 +14,10 @@
 #   STUDENT=1 Models/page-detector/train.sh       (a candidate, not shipped: .high's network cut to half its encoder's inner
 #                                                  channels and taught by the uncut one, about 55 minutes; see "Half the
 #                                                  encoder's inner channels, taught by the whole network")
+#   HARD=1 Models/page-detector/train.sh     (.high's network since 0.7.52: STUDENT=1 BLOCKS=4's network, START= another
+#                                                  export, fine-tuned for 40 minutes on the student folders and 3,000
+#                                                  scenes of the hard kinds, scans filling the image among them; see
+#                                                  "The cut network fine-tuned on the hard kinds")
 #   STACK_TOP=1 FOLDERS=all Models/page-detector/train.sh
 #                                                 (a candidate, not shipped: the same, its stacks' lower pages paper, not
 #                                                  documents: generate.py --stack-top; see "Only a stack's top page")
@@ -67,6 +71,28 @@ kind_scenes() {  # KIND (recipe, mix, books, dense, windows), NAME, COUNT, then 
             --dense 0.3 --windows 0.6 --stacking 0.1 --standing 0.1 --bleed 0.1 "$@" ;;
     esac
 }
+# The five kinds' folders with fewer scenes of each, that STUDENT=1 and HARD=1 train on
+student_scenes() {
+    kind_scenes recipe student-recipe 2000
+    kind_scenes mix student-mix 3000
+    kind_scenes books student-books 1200
+    kind_scenes dense student-dense 900
+    kind_scenes windows student-windows 900
+}
+# A sixth folder of mixed scenes with more pictures printed to their pages' edges (BLOCKS=, HARD=1)
+more_mixed_scenes() {
+    scenes student-mix2 --count 2500 --seed 152 --extra 0.3 --crossing 0.5 --corners --stacking 0.2 --standing 0.2 \
+        --bleed 0.3
+}
+# Exports a .high network (PT) into DIR, and with INSTALL=1 over the shipped page-detector-high.onnx
+export_high() {  # PT, DIR
+    mkdir -p "$2"
+    "$py" export.py "$1" "$2/page-detector-high.onnx" --lite
+    echo "train.sh: the network is $2/page-detector-high.onnx; score it with FOCAL_MODELS=$2"
+    if [[ "${INSTALL:-0}" == 1 ]]; then
+        cp "$2/page-detector-high.onnx" "$root/Sources/Focal/Models/page-detector-high.onnx"
+    fi
+}
 # STUDENT=1: a cheaper .high network (README.md's "Half the encoder's inner channels, taught by the
 # whole network"): the all-folders network (Models/page-detector/all-folders-high.onnx, FOLDERS=all's; TEACHER= another export) cut
 # by prune.py to SHARE (0.5) of its encoder blocks' inner channels and a STEM-channel stem (16), then
@@ -82,29 +108,41 @@ if [[ "${ARCH:-lite}" == lite && "${STUDENT:-0}" == 1 ]]; then
     teacher="${TEACHER:-$here/all-folders-high.onnx}"
     share="${SHARE:-0.5}" stem="${STEM:-16}"
     run="student-$share-$stem${BLOCKS:+-b$BLOCKS}"
-    kind_scenes recipe student-recipe 2000
-    kind_scenes mix student-mix 3000
-    kind_scenes books student-books 1200
-    kind_scenes dense student-dense 900
-    kind_scenes windows student-windows 900
+    student_scenes
     data=() cut=(--share "$share" --stem "$stem") minutes="${MINUTES:-45}"
     for name in recipe mix books dense windows; do data+=(--data "$work/student-$name"); done
     more=()
     if [[ -n "${BLOCKS:-}" ]]; then
-        scenes student-mix2 --count 2500 --seed 152 --extra 0.3 --crossing 0.5 --corners --stacking 0.2 --standing 0.2 \
-            --bleed 0.3
+        more_mixed_scenes
         more=(--data "$work/student-mix2") cut+=(--blocks "$BLOCKS") minutes="${MINUTES:-60}"
     fi
     [[ -f "$work/$run-start.pt" ]] || "$py" prune.py "$teacher" "${data[@]}" --out "$work/$run-start.pt" "${cut[@]}"
     "$py" train.py "${data[@]}" "${more[@]}" --out "$work/$run.pt" --lite --init "$work/$run-start.pt" --teacher "$teacher" \
         --distill 2.0 --epochs 20 --minutes "$minutes" --lr 1e-3 --encoder-lr 1.0 --any-orientation --grey 0.1 \
         --checkpoint "$work/$run.ckpt"
-    mkdir -p "$work/$run"
-    "$py" export.py "$work/$run.pt" "$work/$run/page-detector-high.onnx" --lite
-    echo "train.sh: the network is $work/$run/page-detector-high.onnx; score it with FOCAL_MODELS=$work/$run"
-    if [[ "${INSTALL:-0}" == 1 ]]; then
-        cp "$work/$run/page-detector-high.onnx" "$root/Sources/Focal/Models/page-detector-high.onnx"
-    fi
+    export_high "$work/$run.pt" "$work/$run"
+    exit 0
+fi
+# HARD=1 (README.md's "The cut network fine-tuned on the hard kinds"): STUDENT=1 BLOCKS=4's network
+# (WORK/student-0.5-16-b4/page-detector-high.onnx; START= another export, such as the shipped one)
+# fine-tuned for MINUTES (40) at a learning rate of 5e-4 on the six student folders and a seventh of
+# 3,000 scenes with more stacks and standing objects and, in 15 % of them, one page scanned to fill
+# the image (generate.py --scan), its maps kept near the start's on the first folder's scenes
+# (train.py --init --distill 1). Exported into WORK/hard-network, and with INSTALL=1 over the shipped
+# Sources/Focal/Models/page-detector-high.onnx, .high's network since 0.7.52.
+if [[ "${ARCH:-lite}" == lite && "${HARD:-0}" == 1 ]]; then
+    start="${START:-$work/student-0.5-16-b4/page-detector-high.onnx}"
+    [[ -f "$start" ]] || { echo "train.sh: no $start; run STUDENT=1 BLOCKS=4 first, or give START=" >&2; exit 1; }
+    student_scenes
+    more_mixed_scenes
+    scenes hard --count 3000 --seed 181 --extra 0.3 --crossing 0.3 --corners --stacking 0.4 --standing 0.4 --bleed 0.2 \
+        --scan 0.15
+    data=()
+    for name in recipe mix books dense windows mix2; do data+=(--data "$work/student-$name"); done
+    "$py" train.py "${data[@]}" --data "$work/hard" --out "$work/hard.pt" --lite --init "$start" --distill 1.0 \
+        --epochs 20 --minutes "${MINUTES:-40}" --lr 5e-4 --encoder-lr 1.0 --any-orientation --grey 0.1 \
+        --checkpoint "$work/hard.ckpt"
+    export_high "$work/hard.pt" "$work/hard-network"
     exit 0
 fi
 # .high's teacher (.high's network from 0.7.26 to 0.7.47; README.md's "All five folders at once, from ImageNet"): the same network from

@@ -16,11 +16,6 @@ struct cfocal_page_model {
     // A network for each input shape: OpenCV 4.6 keeps a network's Resize sizes from its first
     // forward pass. Inputs come in a few shapes (proportional_size), so a model holds a few.
     std::map<std::pair<int, int>, cv::dnn::Net> nets;
-    // The same for portrait inputs, run on their side (portrait_maps), by the turned shape.
-    std::map<std::pair<int, int>, cv::dnn::Net> turned_nets;
-    std::map<std::pair<int, int>, int> upright_portraits;  // portrait inputs run upright, by turned shape
-    bool turning = true;   // cfocal_page_model_set_turning
-    bool turnable = true;  // cleared where the network turned did not give the same maps
     cv::dnn::Net unused;   // read on opening, to check the file; the first shape takes it
 };
 
@@ -85,48 +80,6 @@ cv::dnn::Net &network_for(cfocal_page_model *model, cv::Size size) {
     return model->nets.emplace(key, net).first->second;
 }
 
-// Each kernel of a square k × k slice transposed in place.
-void transpose_kernels(cv::Mat &weights) {
-    const int count = weights.size[0] * weights.size[1], side = weights.size[2];
-    for (int n = 0; n < count; ++n) {
-        cv::Mat kernel(side, side, CV_32F, weights.ptr<float>() + size_t(n) * side * side);
-        cv::transpose(kernel.clone(), kernel);
-    }
-}
-
-// Turns net towards the network for transposed inputs: every convolution's kernel transposed.
-// Files export.py wrote before 0.7.49 (given through FOCAL_MODELS) split each 5 × 5 depthwise kernel
-// into four 3 × 3 parts padded asymmetrically: the part padded above and on the right (its layer
-// named …_part02_out) is the transpose of the one padded below and on the left (…_part20_out), so
-// those two trade kernels too. Everything else the network does is the same along both axes. False
-// where a kernel is not square.
-bool turn_kernels(cv::dnn::Net &net) {
-    std::map<std::string, cv::Mat> upper_right_parts, lower_left_parts;
-    // The layer's name without `end`, or "" where it does not end so.
-    auto stem = [](const std::string &name, const std::string &end) {
-        const bool ends = name.size() > end.size() && name.compare(name.size() - end.size(), end.size(), end) == 0;
-        return ends ? name.substr(0, name.size() - end.size()) : std::string();
-    };
-    for (const auto &name : net.getLayerNames()) {
-        cv::Ptr<cv::dnn::Layer> layer = net.getLayer(net.getLayerId(name));
-        if (layer->type != "Convolution" || layer->blobs.empty()) continue;
-        cv::Mat &weights = layer->blobs[0];
-        if (weights.dims != 4 || weights.type() != CV_32F || weights.size[2] != weights.size[3] || !weights.isContinuous())
-            return false;
-        transpose_kernels(weights);
-        if (const auto part = stem(name, "_part02_out"); !part.empty()) upper_right_parts[part] = weights;
-        if (const auto part = stem(name, "_part20_out"); !part.empty()) lower_left_parts[part] = weights;
-    }
-    for (auto &[stem, weights] : upper_right_parts) {
-        auto other = lower_left_parts.find(stem);
-        if (other == lower_left_parts.end() || other->second.size != weights.size) return false;
-        cv::Mat kept = weights.clone();
-        other->second.copyTo(weights);
-        kept.copyTo(other->second);
-    }
-    return upper_right_parts.size() == lower_left_parts.size();
-}
-
 // The network's page and outline maps for input (8-bit BGR), at the input's size.
 PageMaps maps_from(cfocal_page_model *model, cv::dnn::Net &net, const cv::Mat &input) {
     const cv::Size size = input.size();
@@ -151,48 +104,9 @@ PageMaps maps_from(cfocal_page_model *model, cv::dnn::Net &net, const cv::Mat &i
     return {map(0), map(1)};
 }
 
-PageMaps transposed(const PageMaps &maps) {
-    PageMaps out;
-    cv::transpose(maps.page, out.page);
-    cv::transpose(maps.outline, out.outline);
-    return out;
-}
-
-bool same_maps(const PageMaps &a, const PageMaps &b) {
-    const double most = 1e-4;  // float rounding is 3e-7; a kernel turned wrongly moves whole regions
-    return a.page.size() == b.page.size() && cv::norm(a.page, b.page, cv::NORM_INF) <= most &&
-           cv::norm(a.outline, b.outline, cv::NORM_INF) <= most;
-}
-
-// The maps of a portrait input, from the network turned on its side where it can be. OpenCV 4.6's
-// dnn runs a 3 × 3 depthwise convolution fast only on maps 18 or more columns wide, and a portrait
-// input's maps are as narrow as a landscape input's are low (.low, 96 wide: 5.5 ms upright, 3.4 on
-// its side, in 0.7.6). Since 0.7.49 the shim's own layers run the depthwise convolutions
-// (depthwise_convolution.cpp) and narrow maps cost about what wide ones do; the turn stays, as it
-// costs nothing once a shape's maps have agreed. A shape's first input runs upright only, its second both ways: the upright maps are
-// its answer, and the turned network is kept for the shape only if it gave the same maps, so that
-// a network with some other layer that does not turn (one turn_kernels cannot see) runs upright
-// rather than wrongly.
-PageMaps portrait_maps(cfocal_page_model *model, const cv::Mat &upright) {
-    cv::Mat turned_input;
-    cv::transpose(upright, turned_input);
-    const auto key = std::make_pair(turned_input.cols, turned_input.rows);
-    auto found = model->turned_nets.find(key);
-    if (found != model->turned_nets.end()) return transposed(maps_from(model, found->second, turned_input));
-    const PageMaps maps = maps_from(model, network_for(model, upright.size()), upright);
-    if (model->upright_portraits[key]++ == 0) return maps;  // a lone photo pays for no second network
-    cv::dnn::Net net = read_onnx(model->path.c_str(), "page model");
-    if (turn_kernels(net) && same_maps(maps, transposed(maps_from(model, net, turned_input))))
-        model->turned_nets.emplace(key, net);
-    else
-        model->turnable = false;
-    return maps;
-}
-
-PageMaps forward(cfocal_page_model *model, const cv::Mat &upright) {
-    model->side = std::min(upright.cols, upright.rows);
-    if (upright.rows > upright.cols && model->turning && model->turnable) return portrait_maps(model, upright);
-    return maps_from(model, network_for(model, upright.size()), upright);
+PageMaps forward(cfocal_page_model *model, const cv::Mat &input) {
+    model->side = std::min(input.cols, input.rows);
+    return maps_from(model, network_for(model, input.size()), input);
 }
 
 // The input for an image at about its own proportions, side along its shorter side: the longer
@@ -261,18 +175,6 @@ cfocal_status cfocal_page_model_open(const char *path, cfocal_page_model **out) 
 }
 
 void cfocal_page_model_free(cfocal_page_model *model) { delete model; }
-
-cfocal_status cfocal_page_model_set_turning(cfocal_page_model *model, int32_t enabled) {
-    return guarded("find pages with the model", [&] {
-        if (model == nullptr) fail(CFOCAL_ERR_INVALID_ARGUMENT, "find pages with the model: missing argument");
-        model->turning = enabled != 0;
-        return CFOCAL_OK;
-    });
-}
-
-int32_t cfocal_page_model_turned_shapes(const cfocal_page_model *model) {
-    return model == nullptr ? 0 : int32_t(model->turned_nets.size());
-}
 
 cfocal_status cfocal_page_model_map_size(int32_t width, int32_t height, int32_t input_size, int32_t view,
                                          int32_t *map_width, int32_t *map_height) {

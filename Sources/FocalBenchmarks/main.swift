@@ -134,7 +134,7 @@ func detectBenchmark(sample: String, rounds: Int, only: String?) throws {
     let lowStream = try Detector(type: .rectangle, options: .init(accuracy: .low, tracking: true))
     let highStream = try Detector(type: .rectangle, options: .init(accuracy: .high, tracking: true))
     // The network's input, height × width, as the frame's proportions make it (a portrait clip's is
-    // portrait; the shim runs it on its side).
+    // portrait).
     let portrait = reader.height > reader.width
     let lowInput = portrait ? "160 × 96" : "96 × 160", highInput = portrait ? "288 × 160" : "160 × 288"
     let runs: [(String, (Frame) throws -> Int)] = [

@@ -254,13 +254,6 @@ cfocal_status cfocal_page_model_map_size(int32_t width, int32_t height, int32_t 
  * (cfocal_page_model_map_size), row by row. */
 cfocal_status cfocal_page_model_maps(cfocal_page_model *model, const cfocal_image *image, int32_t input_size,
                                      int32_t view, float *page, float *outline);
-/* Whether a portrait input runs on its side, through the network with its kernels turned to match
- * (enabled 1, the default: the same maps to float rounding, and faster where OpenCV's fast paths
- * need wide maps), or upright (0). A shape's first input runs upright; its second runs both ways,
- * and later ones run turned if those gave the same maps; cfocal_page_model_turned_shapes counts the
- * shapes that run turned so far. */
-cfocal_status cfocal_page_model_set_turning(cfocal_page_model *model, int32_t enabled);
-int32_t cfocal_page_model_turned_shapes(const cfocal_page_model *model);
 
 /* How the page network sees an image. */
 typedef enum {

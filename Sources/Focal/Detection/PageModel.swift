@@ -41,15 +41,6 @@ final class PageModel: @unchecked Sendable {
     /// Gives a borrowed model back.
     static func giveBack(_ model: PageModel) { pool.giveBack(model, key: poolKey(model.path, model.inputSize)) }
 
-    /// Whether portrait frames run on their side through the network turned to match (the same
-    /// maps, faster on OpenCV 4.6) or upright; on unless a test turns it off.
-    func setTurning(_ enabled: Bool) throws(FocalError) {
-        try check(cfocal_page_model_set_turning(handle, enabled ? 1 : 0), "find pages with the model", path: path)
-    }
-
-    /// How many input shapes run turned so far.
-    var turnedShapeCount: Int { Int(cfocal_page_model_turned_shapes(handle)) }
-
     /// The network's page probability map for a frame as a detector sees it in `view`: its width,
     /// height and values (row by row).
     func pageProbability(in frame: Frame, view: cfocal_page_view) throws(FocalError) -> (
