@@ -140,15 +140,21 @@ def exported_weights(path):
 def exported_lite_network(path):
     """model_lite.py's network shaped as an exported file's weights are (a network prune.py cut keeps its
     inner widths), with those weights loaded."""
-    model = LitePageNet(inner=inner_widths_in(exported_weights(path)))
-    load_onnx_weights(model, path)
+    folded = exported_weights(path)
+    model = LitePageNet(inner=inner_widths_in(folded))
+    load_folded_weights(model, folded)
     return model
 
 
 def load_onnx_weights(model, path):
-    """Starts from an exported network (batch norms folded into the convolutions): each convolution
-    takes its folded weights and the batch norm after it becomes the identity plus the folded bias."""
-    folded = exported_weights(path)
+    """Starts from an exported network: load_folded_weights with the file's weights."""
+    load_folded_weights(model, exported_weights(path))
+
+
+def load_folded_weights(model, folded):
+    """Starts from an exported network's weights (exported_weights: batch norms folded into the
+    convolutions): each convolution takes its folded weights and the batch norm after it becomes the
+    identity plus the folded bias."""
     modules = dict(model.named_modules())
     norm_after = {"depthwise": "bn1", "pointwise": "bn2",  # model.py's blocks, and EfficientNet-Lite's (model_lite.py)
                   "_conv_stem": "_bn0", "_expand_conv": "_bn0", "_depthwise_conv": "_bn1", "_project_conv": "_bn2"}
@@ -358,17 +364,18 @@ def main():
     n = len(images)
     held = max(64, n // 25)
     train_idx, val_idx = np.arange(n - held), np.arange(n - held, n)
-    start = torch.load(a.init) if a.init and not a.init.endswith(".onnx") else None
+    exported = exported_weights(a.init) if a.init and a.init.endswith(".onnx") else None
+    start = torch.load(a.init) if a.init and exported is None else None
     if a.lite:  # a network cut by prune.py keeps its own inner widths, in a .pt or an exported file
-        shaped_by = start if start is not None else (exported_weights(a.init) if a.init else None)
+        shaped_by = start if start is not None else exported
         model = LitePageNet(largest_kernel=a.largest_kernel, inner=inner_widths_in(shaped_by) if shaped_by is not None else None)
     else:
         model = PageNet()
     if a.lite and not a.init:
         print("pretrained tensors loaded: %d" % load_pretrained(model), flush=True)
     if a.init:  # also when carrying a run on: --distill's teacher is the network it started from
-        if a.init.endswith(".onnx"):
-            load_onnx_weights(model, a.init)
+        if exported is not None:
+            load_folded_weights(model, exported)
         else:
             model.load_state_dict(fitted(start, model) if a.lite else start)
         for side in (192, 128) if saved is None else ():
