@@ -13,16 +13,19 @@ import argparse
 
 import torch
 
-from model_lite import LitePageNet
-from train import averaged, load_onnx_weights
+from model_lite import network_for
+from train import averaged, exported_lite_network
 
 
 def folded_state(path):
-    model = LitePageNet()
+    """The network's weights, batch norms folded, shaped as the file says (a network prune.py cut
+    keeps its inner widths)."""
     if path.endswith(".onnx"):
-        load_onnx_weights(model, path)
+        model = exported_lite_network(path)
     else:
-        model.load_state_dict(torch.load(path))
+        state = torch.load(path)
+        model = network_for(state)
+        model.load_state_dict(state)
     return {k: v.clone() for k, v in model.state_dict().items()}
 
 

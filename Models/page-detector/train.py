@@ -345,8 +345,11 @@ def main():
                     help="with --init, let the batch norms learn their statistics again (after cutting kernels)")
     ap.add_argument("--distill", type=float, default=0.0,
                     help="with --init, add this weight times the distance of the maps from the starting network's "
-                         "on the first --data folder's scenes (learning without forgetting: the other folders "
-                         "bring the new kinds); with --teacher, from the teacher's on every scene")
+                         "on the first --anchor-folders --data folders' scenes (learning without forgetting: the "
+                         "other folders bring the new kinds); with --teacher, from the teacher's on every scene")
+    ap.add_argument("--anchor-folders", type=int, default=1,
+                    help="with --init and --distill, how many of the first --data folders keep the maps near the "
+                         "starting network's (1: only the first)")
     ap.add_argument("--teacher", help="with --lite and --distill, the network whose maps the one trained learns on every "
                                       "scene (an exported .onnx): a network cut by prune.py learns from the uncut one")
     a = ap.parse_args()
@@ -383,7 +386,8 @@ def main():
             print("start, input %d: held-out page IoU %.4f, empty scenes with a page > 1 %%: %d of %d" % (side, iou, fp, empty), flush=True)
     frozen_norms = bool(a.init) and not a.learn_norms
     teacher = None
-    anchor_count = len(image_parts[0])  # the first folder's scenes, which --distill keeps close to the teacher
+    # the first folders' scenes, which --distill keeps close to the teacher
+    anchor_count = sum(len(part) for part in image_parts[:a.anchor_folders])
     if a.teacher:
         if not (a.lite and a.distill > 0):
             ap.error("--teacher needs --lite and --distill: the weight of the teacher's maps")
