@@ -4,7 +4,8 @@ import Testing
 
 /// A tracked document is held through a frame in which its evidence fades (the camera swinging
 /// past a page on a pebble-dash wall), at its track's decaying confidence, and let go when the
-/// fading goes on or the page is gone.
+/// fading goes on or the page is gone. The hold's rule on its own, whatever the network's weights:
+/// `ConfidenceHoldRuleTests`.
 @Suite struct ConfidenceHoldTests {
     static let width = 1280, height = 720
     static let truth = SyntheticScene.corners(
