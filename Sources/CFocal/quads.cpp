@@ -159,6 +159,13 @@ struct PageLaidWithin {
     // candidates come from the network's map, a few working pixels off the page's edge). Lowering
     // it lets the edges of text blocks and figures stand for a page's side.
     double least_stepping = 0.75, reach = 0.01;
+    // The gradient a step must reach (step_at) for the stepping above and for the run-on below
+    // (PageBesideOneStrip's too). Lowering it lets fainter edges count. At 20, SheetBelow's step
+    // for paper on paper, for the sides' stepping alone (2026-12-05, the run-on at 28): a stacked
+    // page on stacks-2 was taken out of the quad round both (the set 0.908 → 0.928 at .high), and
+    // the right page of the open book with a cable across it out of the book's (occluded-cable's
+    // `book.png` 0.968 → 0.956); no other development set moved. Not kept for one still each way.
+    double step = 28;
     // How far inside the quad round both the page's inner corner must lie, of that quad's size (the
     // square root of its area). Lowering it lets a card's part below its magnetic stripe, whose
     // sides at .low lie a little inside the card's quad, take the card's place (0.998 → 0.711).
@@ -1440,7 +1447,7 @@ private:
         double best = 0;
         for (double from = -reach; from <= reach + 1e-9; from += 1.5)
             for (double to = -reach; to <= reach + 1e-9; to += 1.5)
-                best = std::max(best, stepping(a + across * from, b + across * to, gx_, gy_, 28).fraction());
+                best = std::max(best, stepping(a + across * from, b + across * to, gx_, gy_, PageLaidWithin{}.step).fraction());
         return best;
     }
 
