@@ -11,9 +11,7 @@ import Testing
 
     /// An upright rectangle `width` × `height` at (x, y).
     static func quad(x: Double, y: Double, width: Double = 400, height: Double = 500) -> Quad {
-        Quad(
-            topLeft: Point(x: x, y: y), topRight: Point(x: x + width, y: y),
-            bottomRight: Point(x: x + width, y: y + height), bottomLeft: Point(x: x, y: y + height))
+        Quad(Rect(x: x, y: y, width: width, height: height))
     }
 
     static let page = quad(x: 100, y: 100)

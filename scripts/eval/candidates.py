@@ -61,9 +61,10 @@ def jaccard(a, b):
         inter, _ = cv2.intersectConvexConvex(a, b)
     except cv2.error:
         return 0.0
-    if inter > min(cv2.contourArea(a), cv2.contourArea(b)) * (1 + 1e-6):
+    area_a, area_b = cv2.contourArea(a), cv2.contourArea(b)
+    if inter > min(area_a, area_b) * (1 + 1e-6):
         return rasterized_jaccard(a, b)
-    union = cv2.contourArea(a) + cv2.contourArea(b) - inter
+    union = area_a + area_b - inter
     return inter / union if union > 0 else 0.0
 
 
