@@ -133,6 +133,9 @@ func detectBenchmark(sample: String, rounds: Int, only: String?) throws {
     // already found and a full search runs every tenth frame or when a page is not confirmed.
     let lowStream = try Detector(type: .rectangle, options: .init(accuracy: .low, tracking: true))
     let highStream = try Detector(type: .rectangle, options: .init(accuracy: .high, tracking: true))
+    // A stream's full search on every frame: tracking on, its memory cleared before each frame. At
+    // `.high` a stream's searches read the network at one input, a still's at two (the finer view).
+    let highSearch = try Detector(type: .rectangle, options: .init(accuracy: .high, tracking: true))
     // The network's input, height × width, as the frame's proportions make it (a portrait clip's is
     // portrait).
     let portrait = reader.height > reader.width
@@ -142,7 +145,14 @@ func detectBenchmark(sample: String, rounds: Int, only: String?) throws {
         ("edges only (--no-page-model) .low", { try classicalLow.features(in: $0).count }),
         ("edges only (--no-page-model) .high", { try classicalHigh.features(in: $0).count }),
         ("Focal .low (page network 96 + edges)", { try low.features(in: $0).count }),
-        ("Focal .high (page network 160 + edges)", { try high.features(in: $0).count }),
+        ("Focal .high, a still (network 160 + 224 + edges)", { try high.features(in: $0).count }),
+        (
+            "Focal .high, a stream's search (160 + edges)",
+            {
+                highSearch.resetTracking()
+                return try highSearch.features(in: $0).count
+            }
+        ),
         ("  of which the network alone, \(lowInput)", { try low.pageMap(for: $0) == nil ? 0 : 1 }),
         ("  of which the network alone, \(highInput)", { try high.pageMap(for: $0) == nil ? 0 : 1 }),
         ("Focal .low, a stream (tracking, as focal detect)", { try lowStream.features(in: $0).count }),

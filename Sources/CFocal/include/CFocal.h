@@ -315,6 +315,11 @@ typedef struct {
                                             network agrees with the frame clearly more (a page scanned to
                                             fill the image, of which the quad is a part; FrameItself in
                                             quads.cpp). Where nothing is kept, the frame is weighed anyway */
+    cfocal_page_model *finer_view_model; /* the network's view of the image at finer_view_input, blended
+                                            into the first look's maps before any candidate is found
+                                            (FinerView in quads.cpp: a second pass on every search; NULL:
+                                            the first look alone) */
+    int32_t finer_view_input;
 } cfocal_quad_options;
 
 typedef struct cfocal_quad {

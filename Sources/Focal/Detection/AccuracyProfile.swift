@@ -66,6 +66,17 @@ struct AccuracyProfile: Sendable {
     /// 51 such frames of the page-like sets, 2.1–2.8 s → 4.0–4.3 s; none on the sample clip's. At
     /// `.low`, a look at 224 on its network added two false pages: none there.
     var emptyFrameLookPageModelInput: Int?
+    /// The network's input for a finer view of a still image, blended into the first look's maps
+    /// before any candidate is found (nil: none). At `.high`, 224: at 160 the network paints a page
+    /// and the sheet of a stack it lies on as one page, and takes the body of an object standing on
+    /// a white sheet into it; at 224 it parts them, but takes a picture printed on a page for a page
+    /// of its own (224 alone: the development mean 0.944 → 0.932). Blended at 0.3 (`FinerView` in
+    /// the shim), the development sets 0.953 → 0.959, the held-apart ones 0.938 → 0.945, and every
+    /// still of `StandingObjectTests` found at `.high`. Only a
+    /// detector without ``DetectorOptions/tracking`` takes it: it costs a second network pass on every
+    /// search (a 720p frame about 12 → 25 ms), which a still can spend and live video cannot; a
+    /// stream's searches keep the one pass.
+    var finerViewPageModelInput: Int?
     /// When quads on the straight stretches of the network's outline map are candidates too (about
     /// 1 ms a frame; mends page regions that leak into a pale desk or a shadow, or stop at a cable
     /// or an object standing on the page). At `.low`, only where the region's likeliest quad is not
@@ -114,7 +125,7 @@ struct AccuracyProfile: Sendable {
             AccuracyProfile(
                 workingSize: 320, pageModelFile: "page-detector.onnx", pageModelInput: 96,
                 pageModelView: CFOCAL_PAGE_VIEW_PROPORTIONAL,
-                secondLookPageModelInput: 160, emptyFrameLookPageModelInput: nil,
+                secondLookPageModelInput: 160, emptyFrameLookPageModelInput: nil, finerViewPageModelInput: nil,
                 outlineLines: CFOCAL_OUTLINE_LINES_WHERE_UNDRAWN,
                 cutsSheetsOnClearEdges: false, joinsImageLinesWhereUnedged: false, isLenientOnUnprintedSheets: false,
                 takesTheFrameOverDoubtedQuads: false, straightEdgeCount: 10,
@@ -123,7 +134,7 @@ struct AccuracyProfile: Sendable {
             AccuracyProfile(
                 workingSize: 640, pageModelFile: "page-detector-high.onnx", pageModelInput: 160,
                 pageModelView: CFOCAL_PAGE_VIEW_PROPORTIONAL,
-                secondLookPageModelInput: 96, emptyFrameLookPageModelInput: 192,
+                secondLookPageModelInput: 96, emptyFrameLookPageModelInput: 192, finerViewPageModelInput: 224,
                 outlineLines: CFOCAL_OUTLINE_LINES_ALWAYS,
                 cutsSheetsOnClearEdges: true, joinsImageLinesWhereUnedged: true, isLenientOnUnprintedSheets: true,
                 takesTheFrameOverDoubtedQuads: true, straightEdgeCount: 14, findsFaceLandmarks: true,

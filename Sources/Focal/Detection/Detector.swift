@@ -33,6 +33,9 @@ public final class Detector {
     /// The page model at the accuracy's input for frames in which `pageModel` found nothing at all
     /// and `secondLookPageModel` nothing filling the frame; what it finds replaces the second look's.
     private let emptyFrameLookPageModel: PageModel?
+    /// The page model at the accuracy's finer input, whose maps are blended into `pageModel`'s on
+    /// every search of a detector that does not track (a still image on its own).
+    private let finerViewPageModel: PageModel?
 
     /// - Throws: `.invalidArgument` for options out of range; `.modelMissing` for `.face` when
     ///   OpenCV's Haar cascades (Debian's `opencv-data`) are not installed, and for `.text` at
@@ -49,6 +52,8 @@ public final class Detector {
         pageModel = learned ? try PageModel.borrow(path: options.pageModelPath, for: options.accuracy) : nil
         secondLookPageModel = learned ? try Self.borrowLook(at: profile.secondLookPageModelInput, options) : nil
         emptyFrameLookPageModel = learned ? try Self.borrowLook(at: profile.emptyFrameLookPageModelInput, options) : nil
+        finerViewPageModel =
+            learned && !options.tracking ? try Self.borrowLook(at: profile.finerViewPageModelInput, options) : nil
     }
 
     /// The accuracy's page model at `input`, for a look after the first (nil: no such look).
@@ -63,6 +68,7 @@ public final class Detector {
         if let pageModel { PageModel.giveBack(pageModel) }
         if let secondLookPageModel { PageModel.giveBack(secondLookPageModel) }
         if let emptyFrameLookPageModel { PageModel.giveBack(emptyFrameLookPageModel) }
+        if let finerViewPageModel { PageModel.giveBack(finerViewPageModel) }
     }
 
     /// The features in frame, best first. If `orientation` is given (or the frame carries one other
@@ -112,7 +118,7 @@ public final class Detector {
         let priors = options.tracking ? previousQuads : []
         let found = try RectangleSearch.run(
             upright, options: options, pageModel: pageModel, secondLookPageModel: secondLookPageModel,
-            emptyFrameLookPageModel: emptyFrameLookPageModel, priors: priors)
+            emptyFrameLookPageModel: emptyFrameLookPageModel, finerViewPageModel: finerViewPageModel, priors: priors)
         let held = try heldDocuments(in: upright, found: found)
         // Best first, as a search reports them: a held document may be surer than one just found.
         return held.isEmpty ? found : (found + held).sorted { $0.confidence > $1.confidence }
@@ -215,7 +221,8 @@ enum HaarCascades {
 enum RectangleSearch {
     static func run(
         _ frame: Frame, options: DetectorOptions, pageModel: PageModel?, secondLookPageModel: PageModel? = nil,
-        emptyFrameLookPageModel: PageModel? = nil, priors: [Quad] = [], priorsOnly: Bool = false
+        emptyFrameLookPageModel: PageModel? = nil, finerViewPageModel: PageModel? = nil, priors: [Quad] = [],
+        priorsOnly: Bool = false
     ) throws(FocalError) -> [RectangleFeature] {
         let priorQuads = priors.map(\.shim)
         var results = [cfocal_quad](repeating: cfocal_quad(), count: options.maximumFeatureCount)
@@ -237,7 +244,8 @@ enum RectangleSearch {
                 empty_frame_look_model: emptyFrameLookPageModel?.handle,
                 empty_frame_look_input: Int32(emptyFrameLookPageModel?.inputSize ?? 0),
                 lenient_on_unprinted_sheets: profile.isLenientOnUnprintedSheets ? 1 : 0,
-                frame_over_doubted_quads: profile.takesTheFrameOverDoubtedQuads ? 1 : 0)
+                frame_over_doubted_quads: profile.takesTheFrameOverDoubtedQuads ? 1 : 0,
+                finer_view_model: finerViewPageModel?.handle, finer_view_input: Int32(finerViewPageModel?.inputSize ?? 0))
             try frame.withShimImage { (image) throws(FocalError) in
                 try check(cfocal_detect_quads(&image, &settings, &results, Int32(results.count), &count), "detect rectangles")
             }
