@@ -750,17 +750,21 @@ public:
         network_candidates(first_look_);
     }
 
-    // The finer view's maps blended into the first look's (FinerView), at the first look's size.
+    // The finer view's maps blended into the first look's (FinerView).
     void blend_finer_view() {
-        const PageMaps finer = page_maps_in(o_.finer_view_model, image_, o_.finer_view_input, o_.page_model_view);
+        const PageMaps finer =
+            at_first_look_size(page_maps_in(o_.finer_view_model, image_, o_.finer_view_input, o_.page_model_view));
         const double share = FinerView{}.share;
-        auto blend = [share](cv::Mat &first, const cv::Mat &other) {
-            cv::Mat resized;
-            cv::resize(other, resized, first.size(), 0, 0, cv::INTER_LINEAR);
-            cv::addWeighted(first, 1 - share, resized, share, 0, first);
-        };
-        blend(first_look_.page, finer.page);
-        blend(first_look_.outline, finer.outline);
+        cv::addWeighted(first_look_.page, 1 - share, finer.page, share, 0, first_look_.page);
+        cv::addWeighted(first_look_.outline, 1 - share, finer.outline, share, 0, first_look_.outline);
+    }
+
+    // Another look's maps interpolated to the first look's size, to be joined with its maps.
+    PageMaps at_first_look_size(const PageMaps &other) const {
+        PageMaps resized;
+        cv::resize(other.page, resized.page, first_look_.page.size(), 0, 0, cv::INTER_LINEAR);
+        cv::resize(other.outline, resized.outline, first_look_.outline.size(), 0, 0, cv::INTER_LINEAR);
+        return resized;
     }
 
     // Whether the network agrees only weakly with a quad chosen from its first look (SecondLookGate),
@@ -798,9 +802,7 @@ public:
     void look_again(bool empty_frame_look) {
         cfocal_page_model *model = empty_frame_look ? o_.empty_frame_look_model : o_.second_look_model;
         const int input = empty_frame_look ? o_.empty_frame_look_input : o_.second_look_input;
-        const PageMaps second = page_maps_in(model, image_, input, o_.page_model_view);
-        cv::resize(second.page, second_look_.page, first_look_.page.size(), 0, 0, cv::INTER_LINEAR);
-        cv::resize(second.outline, second_look_.outline, first_look_.outline.size(), 0, 0, cv::INTER_LINEAR);
+        second_look_ = at_first_look_size(page_maps_in(model, image_, input, o_.page_model_view));
         PageMaps both;
         cv::max(first_look_.page, second_look_.page, both.page);
         cv::max(first_look_.outline, second_look_.outline, both.outline);
