@@ -19,6 +19,10 @@ final class LiveServer: Sendable {
         var configuration = ServiceConfiguration()
         configuration.port = 0
         configuration.workers = 2
+        // The suites run some fifty servers side by side on two cores, some of them spinning on
+        // purpose, so a job here can take several times what it takes alone (a CI run: a 12-frame
+        // video over the service's 30 s). Deadlines are tested where a test sets its own.
+        configuration.requestTimeout = 120
         configure(&configuration)
         let server = FocalServer(configuration: configuration)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)

@@ -164,6 +164,20 @@ import Testing
         #expect(hits >= 5, "\(accuracy): \(hits) of \(Self.photoLines.count) lines, \(found.count) found")
     }
 
+    /// A strip holding one line of the page photo, 22 px tall, is still read at `.high`: the network
+    /// is skipped only on images too thin for any line (TextModel.minimumLegibleSide).
+    @Test func readsAStripHoldingOneLine() throws {
+        let path = try #require(Bundle.module.path(forResource: "page", ofType: "png", inDirectory: "Resources"))
+        let photo = try Frame(contentsOf: path)
+        let strip = try photo.rectified(
+            Quad(Rect(x: 0, y: 45, width: Double(photo.width), height: 22)), width: photo.width, height: 22)
+        let line = Quad(
+            topLeft: Point(x: 6, y: 4), topRight: Point(x: 375, y: 5), bottomRight: Point(x: 375, y: 18),
+            bottomLeft: Point(x: 6, y: 17))
+        let found = try Self.lines(strip, .high, searchesDocuments: false)
+        #expect(Self.matched(found, [line]) == 1, "\(found.map(\.quad))")
+    }
+
     @Test func aMissingModelIsNamed() throws {
         let missing = NSTemporaryDirectory() + "focal-no-models-\(getpid())/Models/ppocr-v4-det.onnx"
         var options = DetectorOptions(accuracy: .high)
