@@ -145,6 +145,11 @@ import Testing
         #expect(try Self.lines(blankOnTable.frame, accuracy).isEmpty, "\(accuracy): text on a blank page on wood")
     }
 
+    /// scikit-image's page photo (Resources/page.png).
+    static func pagePhoto() throws -> Frame {
+        try Frame(contentsOf: try #require(Bundle.module.path(forResource: "page", ofType: "png", inDirectory: "Resources")))
+    }
+
     /// Line boxes on scikit-image's page photo (uneven light, a curved sheet), checked by eye.
     static let photoLines: [Quad] = [
         [(8, 13), (291, 14), (291, 31), (8, 30)], [(6, 49), (375, 50), (375, 63), (6, 62)],
@@ -158,8 +163,7 @@ import Testing
 
     @Test(arguments: DetectorOptions.Accuracy.allCases)
     func findsTheLinesOfARealPagePhoto(accuracy: DetectorOptions.Accuracy) throws {
-        let path = try #require(Bundle.module.path(forResource: "page", ofType: "png", inDirectory: "Resources"))
-        let found = try Self.lines(try Frame(contentsOf: path), accuracy)
+        let found = try Self.lines(try Self.pagePhoto(), accuracy)
         let hits = Self.matched(found, Self.photoLines)
         #expect(hits >= 5, "\(accuracy): \(hits) of \(Self.photoLines.count) lines, \(found.count) found")
     }
@@ -167,15 +171,16 @@ import Testing
     /// A strip holding one line of the page photo, 22 px tall, is still read at `.high`: the network
     /// is skipped only on images too thin for any line (TextModel.minimumLegibleSide).
     @Test func readsAStripHoldingOneLine() throws {
-        let path = try #require(Bundle.module.path(forResource: "page", ofType: "png", inDirectory: "Resources"))
-        let photo = try Frame(contentsOf: path)
+        let photo = try Self.pagePhoto()
+        let top = 45.0, line = Self.photoLines[1]
         let strip = try photo.rectified(
-            Quad(Rect(x: 0, y: 45, width: Double(photo.width), height: 22)), width: photo.width, height: 22)
-        let line = Quad(
-            topLeft: Point(x: 6, y: 4), topRight: Point(x: 375, y: 5), bottomRight: Point(x: 375, y: 18),
-            bottomLeft: Point(x: 6, y: 17))
+            Quad(Rect(x: 0, y: top, width: Double(photo.width), height: 22)), width: photo.width, height: 22)
+        func raised(_ p: Point) -> Point { Point(x: p.x, y: p.y - top) }
+        let lineInStrip = Quad(
+            topLeft: raised(line.topLeft), topRight: raised(line.topRight), bottomRight: raised(line.bottomRight),
+            bottomLeft: raised(line.bottomLeft))
         let found = try Self.lines(strip, .high, searchesDocuments: false)
-        #expect(Self.matched(found, [line]) == 1, "\(found.map(\.quad))")
+        #expect(Self.matched(found, [lineInStrip]) == 1, "\(found.map(\.quad))")
     }
 
     @Test func aMissingModelIsNamed() throws {
