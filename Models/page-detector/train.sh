@@ -8,16 +8,22 @@
 #                                                  README.md's runs, about 2 hours 20 minutes, stopped and carried on at
 #                                                  will; see "All five folders at once" there)
 #   STUDENT=1 BLOCKS=4 Models/page-detector/train.sh
-#                                                 (.high's network since 0.7.48, Sources/Focal/Models/page-detector-high.onnx:
+#                                                 (.high's network from 0.7.48 to 0.7.51, and the start of HARD=1's:
 #                                                  the teacher's first four blocks cut and taught by it, about 70 minutes;
 #                                                  see "Only the first blocks cut")
 #   STUDENT=1 Models/page-detector/train.sh       (a candidate, not shipped: .high's network cut to half its encoder's inner
 #                                                  channels and taught by the uncut one, about 55 minutes; see "Half the
 #                                                  encoder's inner channels, taught by the whole network")
-#   HARD=1 Models/page-detector/train.sh     (.high's network since 0.7.52: STUDENT=1 BLOCKS=4's network, START= another
-#                                                  export, fine-tuned for 40 minutes on the student folders and 3,000
-#                                                  scenes of the hard kinds, scans filling the image among them; see
+#   HARD=1 Models/page-detector/train.sh          (.high's network from 0.7.52 to 0.7.54, and the start of today's:
+#                                                  STUDENT=1 BLOCKS=4's network, START= another export, fine-tuned
+#                                                  for 40 minutes on the student folders and 3,000 scenes of the hard
+#                                                  kinds, scans filling the image among them; see
 #                                                  "The cut network fine-tuned on the hard kinds")
+#   STACK_TOP=1 HARD=1 Models/page-detector/train.sh
+#                                                 (.high's network since 0.7.55: HARD=1's fine-tuned again with
+#                                                  a stack's lower sheets as paper, a third of it averaged with
+#                                                  two thirds of its start; see "A stack's lower sheets as paper
+#                                                  in the fine-tune")
 #   STACK_TOP=1 FOLDERS=all Models/page-detector/train.sh
 #                                                 (a candidate, not shipped: the same, its stacks' lower pages paper, not
 #                                                  documents: generate.py --stack-top; see "Only a stack's top page")
@@ -49,6 +55,10 @@ if [[ ! -x "$work/venv/bin/python" ]]; then
 fi
 py="$work/venv/bin/python"
 cd "$here"
+# STACK_TOP=1: every folder's stacks with only their top page a document (generate.py --stack-top), in
+# folders and files of their own (NAME-top)
+top=() suffix=""
+if [[ "${STACK_TOP:-0}" == 1 ]]; then top=(--stack-top) suffix="-top"; fi
 scenes() {  # NAME, then generate.py's options: a folder of scenes made once and kept
     local name="$1"
     shift
@@ -73,16 +83,16 @@ kind_scenes() {  # KIND (recipe, mix, books, dense, windows), NAME, COUNT, then 
 }
 # The five kinds' folders with fewer scenes of each, that STUDENT=1 and HARD=1 train on
 student_scenes() {
-    kind_scenes recipe student-recipe 2000
-    kind_scenes mix student-mix 3000
-    kind_scenes books student-books 1200
-    kind_scenes dense student-dense 900
-    kind_scenes windows student-windows 900
+    kind_scenes recipe "student-recipe$suffix" 2000 "${top[@]}"
+    kind_scenes mix "student-mix$suffix" 3000 "${top[@]}"
+    kind_scenes books "student-books$suffix" 1200 "${top[@]}"
+    kind_scenes dense "student-dense$suffix" 900 "${top[@]}"
+    kind_scenes windows "student-windows$suffix" 900 "${top[@]}"
 }
 # A sixth folder of mixed scenes with more pictures printed to their pages' edges (BLOCKS=, HARD=1)
 more_mixed_scenes() {
-    scenes student-mix2 --count 2500 --seed 152 --extra 0.3 --crossing 0.5 --corners --stacking 0.2 --standing 0.2 \
-        --bleed 0.3
+    scenes "student-mix2$suffix" --count 2500 --seed 152 --extra 0.3 --crossing 0.5 --corners --stacking 0.2 --standing 0.2 \
+        --bleed 0.3 "${top[@]}"
 }
 # Exports a .high network (PT) into DIR, and with INSTALL=1 over the shipped page-detector-high.onnx
 export_high() {  # PT, DIR
@@ -102,19 +112,19 @@ export_high() {  # PT, DIR
 # BLOCKS=4 (README.md's "Only the first blocks cut"): only the stem and the first four blocks are cut
 # (prune.py --blocks), the deeper ones keep every channel, and the training adds a sixth folder of
 # 2,500 mixed scenes with more pictures printed to their pages' edges (seed 152) and runs for MINUTES
-# (60); exported into WORK/student-SHARE-STEM-bBLOCKS, and with INSTALL=1 (make page-model-high) over the
-# shipped Sources/Focal/Models/page-detector-high.onnx, .high's network since 0.7.48. About 70 minutes.
+# (60); exported into WORK/student-SHARE-STEM-bBLOCKS, and with INSTALL=1 over the
+# shipped Sources/Focal/Models/page-detector-high.onnx (.high's network from 0.7.48 to 0.7.51). About 70 minutes.
 if [[ "${ARCH:-lite}" == lite && "${STUDENT:-0}" == 1 ]]; then
     teacher="${TEACHER:-$here/all-folders-high.onnx}"
     share="${SHARE:-0.5}" stem="${STEM:-16}"
     run="student-$share-$stem${BLOCKS:+-b$BLOCKS}"
     student_scenes
     data=() cut=(--share "$share" --stem "$stem") minutes="${MINUTES:-45}"
-    for name in recipe mix books dense windows; do data+=(--data "$work/student-$name"); done
+    for name in recipe mix books dense windows; do data+=(--data "$work/student-$name$suffix"); done
     more=()
     if [[ -n "${BLOCKS:-}" ]]; then
         more_mixed_scenes
-        more=(--data "$work/student-mix2") cut+=(--blocks "$BLOCKS") minutes="${MINUTES:-60}"
+        more=(--data "$work/student-mix2$suffix") cut+=(--blocks "$BLOCKS") minutes="${MINUTES:-60}"
     fi
     [[ -f "$work/$run-start.pt" ]] || "$py" prune.py "$teacher" "${data[@]}" --out "$work/$run-start.pt" "${cut[@]}"
     "$py" train.py "${data[@]}" "${more[@]}" --out "$work/$run.pt" --lite --init "$work/$run-start.pt" --teacher "$teacher" \
@@ -129,20 +139,32 @@ fi
 # 3,000 scenes with more stacks and standing objects and, in 15 % of them, one page scanned to fill
 # the image (generate.py --scan), its maps kept near the start's on the first folder's scenes
 # (train.py --init --distill 1). Exported into WORK/hard-network, and with INSTALL=1 over the shipped
-# Sources/Focal/Models/page-detector-high.onnx, .high's network since 0.7.52.
+# Sources/Focal/Models/page-detector-high.onnx, .high's network from 0.7.52 to 0.7.54.
+# STACK_TOP=1 HARD=1 (README.md's "A stack's lower sheets as paper in the fine-tune"; .high's network since
+# 0.7.55): the same fine-tune from HARD=1's network (START= another), every folder's stacks with only
+# their top page a document (generate.py --stack-top, folders NAME-top), its weights then averaged a
+# third with the start's two thirds (average.py START START FINE-TUNE); exported into
+# WORK/hard-network-top, and with INSTALL=1 over the shipped file. About 55 minutes.
 if [[ "${ARCH:-lite}" == lite && "${HARD:-0}" == 1 ]]; then
-    start="${START:-$work/student-0.5-16-b4/page-detector-high.onnx}"
-    [[ -f "$start" ]] || { echo "train.sh: no $start; run STUDENT=1 BLOCKS=4 first, or give START=" >&2; exit 1; }
+    start="${START:-$work/student-0.5-16-b4/page-detector-high.onnx}" before="STUDENT=1 BLOCKS=4"
+    if [[ -n "$suffix" ]]; then start="${START:-$work/hard-network/page-detector-high.onnx}" before="HARD=1"; fi
+    [[ -f "$start" ]] || { echo "train.sh: no $start; run $before first, or give START=" >&2; exit 1; }
     student_scenes
     more_mixed_scenes
-    scenes hard --count 3000 --seed 181 --extra 0.3 --crossing 0.3 --corners --stacking 0.4 --standing 0.4 --bleed 0.2 \
-        --scan 0.15
+    scenes "hard$suffix" --count 3000 --seed 181 --extra 0.3 --crossing 0.3 --corners --stacking 0.4 --standing 0.4 \
+        --bleed 0.2 --scan 0.15 "${top[@]}"
     data=()
-    for name in recipe mix books dense windows mix2; do data+=(--data "$work/student-$name"); done
-    "$py" train.py "${data[@]}" --data "$work/hard" --out "$work/hard.pt" --lite --init "$start" --distill 1.0 \
-        --epochs 20 --minutes "${MINUTES:-40}" --lr 5e-4 --encoder-lr 1.0 --any-orientation --grey 0.1 \
-        --checkpoint "$work/hard.ckpt"
-    export_high "$work/hard.pt" "$work/hard-network"
+    for name in recipe mix books dense windows mix2; do data+=(--data "$work/student-$name$suffix"); done
+    "$py" train.py "${data[@]}" --data "$work/hard$suffix" --out "$work/hard$suffix.pt" --lite --init "$start" \
+        --distill "${DISTILL:-1.0}" --anchor-folders "${ANCHOR:-1}" --epochs 20 --minutes "${MINUTES:-40}" --lr 5e-4 \
+        --encoder-lr 1.0 --any-orientation --grey 0.1 --checkpoint "$work/hard$suffix.ckpt"
+    if [[ -n "$suffix" ]]; then
+        # STACK_TOP=1 (.high's network since 0.7.55): a third the fine-tune's weights, two thirds the start's
+        "$py" average.py "$start" "$start" "$work/hard$suffix.pt" --out "$work/hard$suffix-soup.pt"
+        export_high "$work/hard$suffix-soup.pt" "$work/hard-network$suffix"
+    else
+        export_high "$work/hard$suffix.pt" "$work/hard-network$suffix"
+    fi
     exit 0
 fi
 # .high's teacher (.high's network from 0.7.26 to 0.7.47; README.md's "All five folders at once, from ImageNet"): the same network from
@@ -154,10 +176,6 @@ fi
 # that FOCAL_MODELS pointing there scores it at either accuracy (scripts/eval/dev-sets.py), and,
 # without STACK_TOP, over Models/page-detector/all-folders-high.onnx, the teacher STUDENT=1 cuts.
 if [[ "${ARCH:-lite}" == lite && "${FOLDERS:-recipe}" == all ]]; then
-    # STACK_TOP=1: every folder's stacks with only their top page a document (generate.py --stack-top),
-    # in folders and files of their own (NAME-top, all-folders-top)
-    top=() suffix=""
-    if [[ "${STACK_TOP:-0}" == 1 ]]; then top=(--stack-top) suffix="-top"; fi
     kind_scenes recipe "recipe$suffix" 8000 "${top[@]}"
     kind_scenes mix "mix$suffix" 14000 "${top[@]}"
     kind_scenes books "books$suffix" 6000 "${top[@]}"
