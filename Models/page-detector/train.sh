@@ -145,6 +145,8 @@ fi
 # their top page a document (generate.py --stack-top, folders NAME-top), its weights then averaged a
 # third with the start's two thirds (average.py START START FINE-TUNE); exported into
 # WORK/hard-network-top, and with INSTALL=1 over the shipped file. About 55 minutes.
+# DISTILL= and ANCHOR= give either run train.py's --distill and --anchor-folders (1.0 and 1: the
+# shipped networks'; the model card's first section scores a run with 0.5 and 6).
 if [[ "${ARCH:-lite}" == lite && "${HARD:-0}" == 1 ]]; then
     start="${START:-$work/student-0.5-16-b4/page-detector-high.onnx}" before="STUDENT=1 BLOCKS=4"
     if [[ -n "$suffix" ]]; then start="${START:-$work/hard-network/page-detector-high.onnx}" before="HARD=1"; fi
