@@ -657,13 +657,36 @@ struct FrameItself {
 // false pages 3 → 4 of 292 frames; held apart 0.938 → 0.945 (12 sets; standing-5 0.871 → 0.908,
 // stacks-3 0.859 → 0.880; standing-3 0.907 → 0.893), false pages 3 → 2 of 158. Lost too, two of
 // StackedPhotoTests' pages to the quad round both sheets (PageOnAStack no longer keeps them). The
-// clips, searched as a stream, take no finer view.
+// clips, searched as a stream, take no finer view, and a still whose first look is clear skips it
+// (FinerViewGate).
 struct FinerView {
     // The finer view's share of each map pixel. Raising it moves the maps towards the finer view's:
     // 0.2 gave the development sets 0.958 and kept the stacked pages, but lost a picture page and a
     // page with a cable across it of the tests (0.84 and 0.898), and held apart it gave 0.937; 0.5
     // gave 0.954 (pictures-6 lost a page to its picture). Inputs 192 and 256 at 0.3 gave 0.956 and 0.957.
     double share = 0.3;
+};
+
+// Which stills skip the finer view (FinerView): those in which the likeliest of the first look's
+// own quads is one the network agrees with clearly and whose outline lies on the image's edges
+// nearly all round (a page on a desk, its four sides in sight). What the finer view mends, a page
+// and the sheet below painted as one or an object's body taken into a white sheet, shows in one
+// or the other: on the development and held-apart sets three stills that skip it moved, none by
+// more than 0.002 in JI, and no figure at three decimals (0.7.56).
+// A still that skips it is spared the second network pass (the sample clip's frames at .high
+// 14.6–14.8 → 7.5–7.9 ms); one that takes it pays for finding the first look's quads twice
+// (the first ten stills of stacks-1 and of standing-7 made a clip by
+// scripts/eval/stills-to-clip.py: 18.8–18.9 → 20.0–20.1 ms). Receipts, whose sides are faint,
+// nearly all take it.
+struct FinerViewGate {
+    // The least network_agreement of the likeliest quad. Lowering it skips the finer view on more
+    // stills and keeps more quads it would have moved (0.8, with least_edges 0.8, lost a page on a
+    // white desk to a part of it, fill-4 0.973 → 0.949).
+    double least_agreement = 0.9;
+    // The least share of its outline on the image's edges (Support::score). Lowering it skips the
+    // finer view on more stills and keeps more quads round a page and the sheet below it (0.8 and
+    // 0.7: stacks-1 and stacks-5, 0.902 / 0.965 → 0.896 / 0.958).
+    double least_edges = 0.9;
 };
 
 // Which frames get a second look (QuadSearch::look_again, the network at another input): those in
@@ -743,11 +766,26 @@ public:
     }
 
     // The network's page regions, and at .high quads on the straight stretches of its outline.
+    // Where a finer view is given, the first look's quads are found again on its maps blended in,
+    // unless the likeliest of them is clear without it (FinerViewGate).
     void network_candidates() {
         if (!learned_) return;
         first_look_ = page_maps_in(o_.page_model, image_, o_.page_model_input, o_.page_model_view);
-        if (o_.finer_view_model != nullptr) blend_finer_view();
         network_candidates(first_look_);
+        if (o_.finer_view_model == nullptr || sure_without_finer_view()) return;
+        blend_finer_view();
+        candidates_.clear();
+        agreed_.clear();
+        network_candidates(first_look_);
+    }
+
+    // Whether the likeliest of the first look's own quads needs no finer view (FinerViewGate).
+    bool sure_without_finer_view() {
+        rank();
+        if (candidates_.empty()) return false;
+        const FinerViewGate gate;
+        const Candidate &likeliest = candidates_.front();
+        return likeliest.agreement >= gate.least_agreement && likeliest.edges >= gate.least_edges;
     }
 
     // The finer view's maps blended into the first look's (FinerView).

@@ -73,9 +73,12 @@ struct AccuracyProfile: Sendable {
     /// of its own (224 alone: the development mean 0.944 → 0.932). Blended at 0.3 (`FinerView` in
     /// the shim), the development sets 0.953 → 0.959, the held-apart ones 0.938 → 0.945, and every
     /// still of `StandingObjectTests` found at `.high`. Only a
-    /// detector without ``DetectorOptions/tracking`` takes it: it costs a second network pass on every
-    /// search (a 720p frame about 12 → 25 ms), which a still can spend and live video cannot; a
-    /// stream's searches keep the one pass.
+    /// detector without ``DetectorOptions/tracking`` takes it, and only on a still whose first look
+    /// leaves its likeliest quad in doubt (`FinerViewGate` in the shim: the network agrees with it
+    /// less than clearly, or its outline misses the image's edges): a page on a desk with its four
+    /// sides in sight costs one network pass (the sample clip's frames 14.6 → 7.7 ms), a doubted
+    /// still two as before, and its first quads found twice (about 1.2 ms more); a stream's searches
+    /// keep the one pass.
     var finerViewPageModelInput: Int?
     /// When quads on the straight stretches of the network's outline map are candidates too (about
     /// 1 ms a frame; mends page regions that leak into a pale desk or a shadow, or stop at a cable
