@@ -675,9 +675,9 @@ struct FinerView {
 // more than 0.002 in JI, and no figure at three decimals (0.7.56).
 // A still that skips it is spared the second network pass (the sample clip's frames at .high
 // 14.6–14.8 → 7.5–7.9 ms); one that takes it pays for finding the first look's quads twice
-// (the first ten stills of stacks-1 and of standing-7 made a clip by
-// scripts/eval/stills-to-clip.py: 18.8–18.9 → 20.0–20.1 ms). Receipts, whose sides are faint,
-// nearly all take it.
+// (FocalBenchmarks detect .build/dev-sets/sets/stacks-1, 1080 × 1920 stills: 29.4–30.8 → 31.2–31.3
+// ms; standing-7, 640 × 480: 19.9–20.6 → 22.1–23.1 ms). Receipts, whose sides are faint, nearly all
+// take it.
 struct FinerViewGate {
     // The least network_agreement of the likeliest quad. Lowering it skips the finer view on more
     // stills and keeps more quads it would have moved (0.8, with least_edges 0.8, lost a page on a

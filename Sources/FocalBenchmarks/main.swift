@@ -106,12 +106,15 @@ func printRatios(_ rows: [(String, [Double], [Double])], frames: Double) {
     }
 }
 
-/// Every frame of a video, decoded, with its reader (for the size).
-func decodedFrames(_ sample: String) throws -> (VideoReader, [Frame]) {
-    let reader = try VideoReader(path: sample)
+/// Every frame of a video, or of a folder or glob of stills (letterboxed to the first one's size, as
+/// `ImageSequenceReader` reads them), decoded, with its source (for the size).
+func decodedFrames(_ sample: String) throws -> (any FrameSource, [Frame]) {
+    let source: any FrameSource =
+        ImageSequenceReader.namesSequence(sample)
+        ? try ImageSequenceReader(pattern: sample) : try VideoReader(path: sample)
     var frames: [Frame] = []
-    while let frame = try reader.read() { frames.append(frame) }
-    return (reader, frames)
+    while let frame = try source.nextFrame() { frames.append(frame) }
+    return (source, frames)
 }
 
 /// Rectangle detection frames per second on one core, beside the textbook recipe, on decoded frames.
@@ -484,7 +487,7 @@ do {
             rounds: option("--rounds", default: 3), only: stringOption("--only"))
     default:
         print(
-            "usage: focal-bench video|detect|text SAMPLE.mp4 | capture [--seconds N] [--repeat N] [--rounds N] [--only ROW (detect)] | textbook VIDEO OUT.json"
+            "usage: focal-bench video SAMPLE.mp4 | detect|text SAMPLE.mp4 or a folder or glob of stills | capture [--seconds N] [--repeat N] [--rounds N] [--only ROW (detect)] | textbook VIDEO OUT.json"
         )
         exit(2)
     }

@@ -77,7 +77,7 @@ struct AccuracyProfile: Sendable {
     /// leaves its likeliest quad in doubt (`FinerViewGate` in the shim: the network agrees with it
     /// less than clearly, or its outline misses the image's edges): a page on a desk with its four
     /// sides in sight costs one network pass (the sample clip's frames 14.6 → 7.7 ms), a doubted
-    /// still two as before, and its first quads found twice (about 1.2 ms more); a stream's searches
+    /// still two as before, and its first quads found twice (1–3 ms more); a stream's searches
     /// keep the one pass.
     var finerViewPageModelInput: Int?
     /// When quads on the straight stretches of the network's outline map are candidates too (about
