@@ -113,12 +113,23 @@ __attribute__((target("avx2,fma"))) void convolve_plane_avx2(const float *plane,
     convolve_plane<Kernel, Stride>(plane, rows, cols, taps, bias, relu, out, out_rows, out_cols, scratch);
 }
 
+// The same loops compiled for AVX-512: each output's sum is taken in the same order, so the result
+// is AVX2's to the bit, sixteen pixels a register instead of eight.
+template <int Kernel, int Stride>
+__attribute__((target("avx512f,avx2,fma"))) void convolve_plane_avx512(const float *plane, int rows, int cols,
+                                                                      const float *taps, float bias, bool relu,
+                                                                      float *out, int out_rows, int out_cols,
+                                                                      float *scratch) {
+    convolve_plane<Kernel, Stride>(plane, rows, cols, taps, bias, relu, out, out_rows, out_cols, scratch);
+}
 #endif
 
 template <int Kernel, int Stride>
 void convolve_plane_here(const float *plane, int rows, int cols, const float *taps, float bias, bool relu, float *out,
                          int out_rows, int out_cols, float *scratch) {
 #if defined(__x86_64__)
+    if (cfocal::has_avx512())
+        return convolve_plane_avx512<Kernel, Stride>(plane, rows, cols, taps, bias, relu, out, out_rows, out_cols, scratch);
     if (has_avx2_and_fma())
         return convolve_plane_avx2<Kernel, Stride>(plane, rows, cols, taps, bias, relu, out, out_rows, out_cols, scratch);
 #endif

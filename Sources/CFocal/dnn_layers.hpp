@@ -77,9 +77,16 @@ class ShimConvolution : public cv::dnn::Layer {
 // Whether the machine runs the layers' AVX2 code (Debian builds for a baseline without it, and a
 // library target cannot pass -mavx2, so it is chosen at run time). Asked of OpenCV, so that
 // OPENCV_CPU_DISABLE=AVX2,FMA3 runs the baseline code here as it does in OpenCV's own layers: a
-// machine without them, simulated (DetectCLITests.aMachineWithoutAVX2FindsTheSamePages).
+// machine without them, simulated (DetectCLITests.machinesWithoutAVX512OrAVX2FindTheSamePages).
 inline bool has_avx2_and_fma() {
     static const bool available = cv::checkHardwareSupport(CV_CPU_AVX2) && cv::checkHardwareSupport(CV_CPU_FMA3);
+    return available;
+}
+
+// Whether the machine also runs the layers' AVX-512 code (AVX-512 F with AVX2 and FMA), asked of
+// OpenCV for the same reason: OPENCV_CPU_DISABLE=AVX512F runs their AVX2 code.
+inline bool has_avx512() {
+    static const bool available = has_avx2_and_fma() && cv::checkHardwareSupport(CV_CPU_AVX_512F);
     return available;
 }
 #endif
