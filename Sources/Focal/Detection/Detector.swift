@@ -19,6 +19,11 @@ public final class Detector {
     /// The confidence reported for each of previousQuads.
     private var previousConfidences: [Double] = []
     private let hold = ConfidenceHold()
+    private let coast = TrackCoast()
+    /// Where each document of the previous frame was last found, aligned with previousQuads.
+    private var previousSightings: [TrackCoast.Sighting] = []
+    /// The sightings of the documents `documents(in:)` returned last, aligned with them.
+    private var pendingSightings: [TrackCoast.Sighting] = []
     /// Each document track's quad in the last frame, to predict where it will be in the next.
     private var lastQuadByTrack: [Int: Quad] = [:]
     private var framesSinceDiscovery = 0
@@ -104,13 +109,15 @@ public final class Detector {
 
     /// The documents in an upright frame. While tracking, most frames only confirm where the
     /// documents already are; the full search runs every `discoveryInterval` frames, or when a
-    /// document is not confirmed, and a document it finds only weakly may be held.
+    /// document is not confirmed, and a document it finds only weakly may be held, one it does not
+    /// find at all carried.
     private func documents(in upright: Frame) throws(FocalError) -> [RectangleFeature] {
         if options.tracking, !previousQuads.isEmpty, framesSinceDiscovery < Self.discoveryInterval {
             let confirmed = try RectangleSearch.run(
                 upright, options: options, pageModel: pageModel, priors: previousQuads, priorsOnly: true)
             if confirmed.count == previousQuads.count, confirmed.allSatisfy({ $0.confidence >= options.minimumConfidence }) {
                 framesSinceDiscovery += 1
+                pendingSightings = confirmed.map { TrackCoast.Sighting(frame: upright, quad: $0.quad) }
                 return confirmed
             }
         }
@@ -120,8 +127,31 @@ public final class Detector {
             upright, options: options, pageModel: pageModel, secondLookPageModel: secondLookPageModel,
             emptyFrameLookPageModel: emptyFrameLookPageModel, finerViewPageModel: finerViewPageModel, priors: priors)
         let held = try heldDocuments(in: upright, found: found)
-        // Best first, as a search reports them: a held document may be surer than one just found.
-        return held.isEmpty ? found : (found + held).sorted { $0.confidence > $1.confidence }
+        guard options.tracking else { return found }
+        var documents = (found + held).map { ($0, TrackCoast.Sighting(frame: upright, quad: $0.quad)) }
+        documents += try carriedDocuments(in: upright, beside: found + held)
+        // Best first, as a search reports them: a held or carried document may be surer than one just found.
+        if documents.count > found.count { documents.sort { $0.0.confidence > $1.0.confidence } }
+        pendingSightings = documents.map(\.1)
+        return documents.map(\.0)
+    }
+
+    /// Documents of the previous frame that nothing found in this one continues, carried to where
+    /// their tracks were heading while the frame there still looks as it did (``TrackCoast``).
+    private func carriedDocuments(in upright: Frame, beside found: [RectangleFeature]) throws(FocalError)
+        -> [(RectangleFeature, TrackCoast.Sighting)]
+    {
+        var carried: [(RectangleFeature, TrackCoast.Sighting)] = []
+        for (index, expected) in previousQuads.enumerated() where index < previousSightings.count {
+            let confidence = previousConfidences[index] * coast.retention
+            let reported = found + carried.map(\.0)
+            guard confidence >= options.minimumConfidence, reported.count < options.maximumFeatureCount,
+                !reported.contains(where: { $0.quad.intersectionOverUnion(with: expected) > 0 }),
+                let (quad, sighting) = try coast.carry(previousSightings[index], to: expected, in: upright)
+            else { continue }
+            carried.append((RectangleFeature(quad: quad, confidence: confidence), sighting))
+        }
+        return carried
     }
 
     /// Documents of the previous frame that the search found only weakly where they were heading,
@@ -146,10 +176,13 @@ public final class Detector {
         // Hysteresis keeps a flickering shape from starting a document track; text lines come
         // by the dozen and their scores are not comparable with a document's, so none applies.
         let acquisition = type == .text ? 0 : options.acquisitionConfidence
-        tracker.assign(&found, quads: &quads, acquisition: acquisition)
+        let kept = tracker.assign(&found, quads: &quads, acquisition: acquisition)
         previousQuads = quads
         previousConfidences = found.map(\.confidence)
         guard type == .rectangle else { return }
+        // Aligned with the documents documents(in:) returned, as found was before assign().
+        previousSightings = kept.allSatisfy { $0 < pendingSightings.count } ? kept.map { pendingSightings[$0] } : []
+        pendingSightings = []
         // The next frame's search starts where each document is heading, not where it was: the
         // confirmation refines only a few pixels around its starting quad, and a page moving
         // faster than that would be reported where it was a frame ago.
@@ -169,6 +202,8 @@ public final class Detector {
         tracker.endTracks()
         previousQuads = []
         previousConfidences = []
+        previousSightings = []
+        pendingSightings = []
         lastQuadByTrack = [:]
         framesSinceDiscovery = 0
     }

@@ -27,8 +27,10 @@ struct FeatureTracker: Sendable {
     mutating func endTracks() { tracks = [] }
 
     /// Gives each feature an ID. A feature that matches no track starts one only if its confidence
-    /// reaches `acquisition`; otherwise it is removed from features (and quads).
-    mutating func assign(_ features: inout [any Feature], quads: inout [Quad], acquisition: Double = 0) {
+    /// reaches `acquisition`; otherwise it is removed from features (and quads). Returns the indices,
+    /// in features as given, of those kept.
+    @discardableResult
+    mutating func assign(_ features: inout [any Feature], quads: inout [Quad], acquisition: Double = 0) -> [Int] {
         var used = Set<Int>()
         var dropped: [Int] = []
         for index in features.indices {
@@ -62,5 +64,7 @@ struct FeatureTracker: Sendable {
         }
         for t in tracks.indices where !used.contains(t) { tracks[t].missed += 1 }
         tracks.removeAll { $0.missed > maximumMissedFrames }
+        let gone = Set(dropped)
+        return (0..<features.count + dropped.count).filter { !gone.contains($0) }
     }
 }
