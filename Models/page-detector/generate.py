@@ -20,7 +20,7 @@ The held-out evaluation material is never read: see MODEL_CARD.md for what is ex
 
 Usage: generate.py --out DIR --count N [--seed S] [--size 192] [--workers 2] [--extra P] [--crossing P]
                    [--stacking P] [--standing P] [--bleed P] [--picture-book P] [--dense P] [--windows P]
-                   [--stack-top] [--scan P]
+                   [--stack-top] [--scan P] [--white-sheet P]
 With --extra P, each document is, with probability P, one of the kinds the first model misses most:
 an ID card (front or back with its magnetic stripe), a card held up by a hand, or an open book
 whose two pages are two pages. With --crossing P, a scene with documents gets, with probability P,
@@ -45,8 +45,13 @@ shifted) has only the top page as a document, the pages under it paper showing a
 as --stacking's sheet below is; without it every page of the stack keeps its visible part as a
 target, the opposite of what --stacking teaches (README.md, "Only a stack's top page"). With --scan
 P, a scene is, with probability P, one page's scan or a scan app's crop: a page-shaped image that the
-page fills, its sides on the image's border or just past it, nothing in view but the page. Without
-them (P = 0) the scenes are those of the first stage, draw for draw.
+page fills, its sides on the image's border or just past it, nothing in view but the page. With
+--white-sheet P, a scene is, with probability P, one light sheet (blank in three draws of ten) near
+the middle of a pale desk, seen from above at an angle, with one or two tall objects (two in seven
+draws of ten, each 12–32 % of the sheet's size across) standing on it near its sides and corners,
+hiding parts of it, in a grey 4:3 frame (a white sheet under objects seen by a 640 × 480 camera);
+the sheet stays whole in the targets. Without them (P = 0) the scenes are those of the first stage,
+draw for draw.
 Writes DIR/images.npy (N×S×S×3 uint8, BGR) and DIR/targets.npy (N×2×S×S uint8, 0/255).
 """
 import argparse
@@ -617,6 +622,18 @@ def page_quad(rng, w, h, W, H, in_frame):
     return pts.astype(np.float32)
 
 
+def sheet_quad(rng, w, h, W, H):
+    """Where --white-sheet's w×h sheet lands in a W×H frame: near the middle, 12–45 % of the frame,
+    turned a little, its far side (upwards in the frame) narrower, as a camera looking down at it."""
+    aspect = h / w
+    pw = math.sqrt(rng.uniform(0.12, 0.45) * W * H / aspect)
+    base = turned_rectangle(pw, pw * aspect, rng.normal(0, 0.2) + (math.pi / 2 if rng.random() < 0.3 else 0))
+    axis = -math.pi / 2 + rng.uniform(-0.5, 0.5)
+    depth = 1 + rng.uniform(0.15, 0.5) * (base @ np.array([math.cos(axis), math.sin(axis)])) / max(pw, pw * aspect)
+    centre = np.array([rng.uniform(0.38, 0.62) * W, rng.uniform(0.4, 0.62) * H])
+    return (base / depth[:, None] + centre + rng.normal(0, 0.008 * max(W, H), (4, 2))).astype(np.float32)
+
+
 def inside_fraction(q, W, H):
     m = np.zeros((H, W), np.uint8)
     cv2.fillPoly(m, [np.int32(np.round(q))], 1)
@@ -901,20 +918,21 @@ def standing_shadow(scene, polygon, strength):
     scene[:] = scene * (1 - strength * mask[..., None])
 
 
-def stand_on(rng, scene, q):
-    """A cylinder or a box (or both) standing on document q near a side or a corner, seen from above
-    at an angle: it rises upwards in the frame and hides the page behind it. The page's targets
-    stay whole (amodal), as under a hand."""
+def stand_on(rng, scene, q, sizes=(0.1, 0.22), both=0.5):
+    """A cylinder or a box (or both, with probability `both`) standing on document q near a side or
+    a corner, seen from above at an angle: it rises upwards in the frame and hides the page behind
+    it. Each object's radius is `sizes` of the page's size. The page's targets stay whole (amodal),
+    as under a hand."""
     H, W = scene.shape[:2]
     q = np.float64(q)
     size_of_page = math.sqrt(abs(cv2.contourArea(np.float32(q))))
     spots = []
-    for kind in (["cylinder", "box"] if rng.random() < 0.5 else [pick(rng, ["cylinder", "box"])]):
+    for kind in (["cylinder", "box"] if rng.random() < both else [pick(rng, ["cylinder", "box"])]):
         k = int(rng.integers(4))
         spot = q[k] + (q[(k + 1) % 4] - q[k]) * rng.uniform(0.0, 0.8)
         spots.append((kind, spot + (q.mean(axis=0) - spot) * rng.uniform(0.05, 0.2)))
     for kind, base in sorted(spots, key=lambda s: s[1][1]):  # farther (higher in the frame) first
-        size = rng.uniform(0.1, 0.22) * size_of_page
+        size = rng.uniform(*sizes) * size_of_page
         height = rng.uniform(1.2, 2.5) * size
         colour = np.full(3, rng.uniform(120, 235)) if rng.random() < 0.6 else rng.uniform(40, 230, 3)
         if kind == "cylinder":
@@ -960,23 +978,27 @@ def lay_page_on(rng, scene, quads, masks):
     return [np.where(full > 0, 0, m).astype(np.uint8) for i, m in enumerate(masks) if i != index] + [full]
 
 
-def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0, standing=0.0, bleed=0.0, picture_book=0.0, dense=0.0, windows=0.0, stack_top=False, scan=0.0):
+def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0, standing=0.0, bleed=0.0, picture_book=0.0, dense=0.0, windows=0.0, stack_top=False, scan=0.0, white_sheet=0.0):
     rng = np.random.default_rng(seed)
     load_pools()
     # --scan: the image is one page's scan, filling it: a page's proportions, one document, nothing standing on it
     scanned = scan > 0 and rng.random() < scan
+    # --white-sheet: one light sheet on a pale desk under tall objects, seen by a grey 4:3 camera
+    white = white_sheet > 0 and not scanned and rng.random() < white_sheet
     # frames are landscape or portrait, squeezed to a square as the detector squeezes them
     W0, H0 = (16, 9) if rng.random() < 0.6 else (9, 16)
     if rng.random() < 0.15:
         W0, H0 = (4, 3) if rng.random() < 0.5 else (3, 4)
     if scanned:
         W0, H0 = (10, 14) if rng.random() < 0.8 else (14, 10)
+    if white:
+        W0, H0 = (4, 3) if rng.random() < 0.85 else (3, 4)
     scale = WORK * size / max(W0, H0)
     W, H = int(round(W0 * scale)), int(round(H0 * scale))
     scene = background(rng, W, H).astype(np.float32)
     # --standing: objects standing on a page, on a desk made pale in half of these scenes
-    stands = standing > 0 and rng.random() < standing and not scanned
-    if stands and rng.random() < 0.5:
+    stands = white or (standing > 0 and rng.random() < standing and not scanned)
+    if stands and (white or rng.random() < 0.5):
         grey = scene.mean(axis=2, keepdims=True)
         scene = np.clip(rng.uniform(175, 215) + (grey - grey.mean()) * (rng.uniform(5, 15) / max(float(grey.std()), 1)), 0, 255)
         scene = np.repeat(scene, 3, axis=2).astype(np.float32)
@@ -985,14 +1007,17 @@ def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0
             distractor(rng, scene, windows)
     quads, masks = [], []
     r = rng.random()
-    n_pages = 1 if scanned else 0 if r < 0.3 else (1 if r < 0.85 else int(rng.integers(2, 4)))
+    n_pages = 1 if scanned or white else 0 if r < 0.3 else (1 if r < 0.85 else int(rng.integers(2, 4)))
     stacked = n_pages > 1 and rng.random() < 0.4
     top_of_stack = 0  # with stack_top, where the last page laid (the stack's top) begins in quads and masks
     for i in range(n_pages):
         # --extra: ID cards (some held up by a hand) and open books, which the first stage lacks
-        special = pick(rng, ["card", "card", "spread", "held"]) if extra > 0 and rng.random() < extra else None
+        special = pick(rng, ["card", "card", "spread", "held"]) if extra > 0 and rng.random() < extra and not white else None
         alpha = None
-        if special in ("card", "held"):
+        if white and rng.random() < 0.3:  # a blank sheet: paper-white, its fibres faint
+            doc = np.clip(rng.uniform(225, 250) + rng.normal(0, 2, (297 * 2, 210 * 2, 1)), 0, 255).astype(np.uint8)
+            doc = np.repeat(doc, 3, axis=2) if rng.random() < 0.5 else np.ascontiguousarray(np.rot90(np.repeat(doc, 3, axis=2)))
+        elif special in ("card", "held"):
             doc, alpha = render_card(rng)
         elif special == "spread":
             doc, page_width = render_spread(rng)
@@ -1014,6 +1039,8 @@ def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0
                 q = filling_quad(rng, w, h, W, H)
             elif stacked and quads:
                 q = quads[-1] + rng.normal(0, 0.04 * W, 2).astype(np.float32) + rng.normal(0, 0.01 * W, (4, 2)).astype(np.float32)
+            elif white:
+                q = sheet_quad(rng, w, h, W, H)
             else:
                 q = page_quad(rng, w, h, W, H, in_frame=rng.random() < 0.85)
             if abs(cv2.contourArea(q)) < 0.02 * W * H or inside_fraction(q, W, H) < 0.35:
@@ -1051,9 +1078,14 @@ def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0
     if crossing > 0 and quads and not scanned and rng.random() < crossing:
         lay_across(rng, scene, quads[int(rng.integers(len(quads)))])
     if stands and quads:
-        stand_on(rng, scene, quads[int(rng.integers(len(quads)))])
+        if white:  # taller and wider objects than on a desk's pages, most often two, hiding corners
+            stand_on(rng, scene, quads[0], sizes=(0.12, 0.32), both=0.7)
+        else:
+            stand_on(rng, scene, quads[int(rng.integers(len(quads)))])
     lighting(rng, scene)
     img = degrade(rng, scene)
+    if white:  # a grey camera's frame
+        img = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
     img = cv2.resize(img, (size, size), interpolation=cv2.INTER_AREA)
     sx, sy = size / W, size / H
     page = np.zeros((size, size), np.uint8)
@@ -1130,12 +1162,15 @@ def main():
     ap.add_argument("--scan", type=float, default=0.0,
                     help="chance that a scene is one page's scan filling the image, no side in view or its sides on "
                          "the image's border (0: no such draw, as before)")
+    ap.add_argument("--white-sheet", type=float, default=0.0,
+                    help="chance that a scene is one light sheet (blank in a third) on a pale desk with one or two tall "
+                         "objects standing on it near its sides and corners, seen by a grey 4:3 camera")
     ap.add_argument("--corners", action="store_true",
                     help="a third target map, a disc at each page corner (without it, two maps, as before)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     cv2.setNumThreads(1)
-    jobs = [(a.seed * 1_000_003 + i, a.size, a.extra, a.crossing, a.corners, a.stacking, a.standing, a.bleed, a.picture_book, a.dense, a.windows, a.stack_top, a.scan) for i in range(a.count)]
+    jobs = [(a.seed * 1_000_003 + i, a.size, a.extra, a.crossing, a.corners, a.stacking, a.standing, a.bleed, a.picture_book, a.dense, a.windows, a.stack_top, a.scan, a.white_sheet) for i in range(a.count)]
     images = np.lib.format.open_memmap(os.path.join(a.out, "images.tmp.npy"), "w+", np.uint8, (a.count, a.size, a.size, 3))
     targets = np.lib.format.open_memmap(os.path.join(a.out, "targets.tmp.npy"), "w+", np.uint8, (a.count, 3 if a.corners else 2, a.size, a.size))
     with Pool(a.workers, initializer=load_pools) as pool:
