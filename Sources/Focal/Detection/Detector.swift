@@ -22,8 +22,6 @@ public final class Detector {
     private let coast = TrackCoast()
     /// Where each document of the previous frame was last found, aligned with previousQuads.
     private var previousSightings: [TrackCoast.Sighting] = []
-    /// The sightings of the documents `documents(in:)` returned last, aligned with them.
-    private var pendingSightings: [TrackCoast.Sighting] = []
     /// Each document track's quad in the last frame, to predict where it will be in the next.
     private var lastQuadByTrack: [Int: Quad] = [:]
     private var framesSinceDiscovery = 0
@@ -85,9 +83,11 @@ public final class Detector {
         upright = try upright.oriented()
         var found: [any Feature]
         let quads: [Quad]
+        var sightings: [TrackCoast.Sighting] = []
         switch type {
         case .rectangle:
-            let rectangles = try documents(in: upright)
+            let rectangles: [RectangleFeature]
+            (rectangles, sightings) = try documents(in: upright)
             found = rectangles
             quads = rectangles.map(\.quad)
         case .qrCode:
@@ -103,22 +103,21 @@ public final class Detector {
             found = lines
             quads = lines.map(\.quad)
         }
-        if options.tracking { track(&found, quads: quads) }
+        if options.tracking { track(&found, quads: quads, sightings: sightings) }
         return found
     }
 
     /// The documents in an upright frame. While tracking, most frames only confirm where the
     /// documents already are; the full search runs every `discoveryInterval` frames, or when a
     /// document is not confirmed, and a document it finds only weakly may be held, one it does not
-    /// find at all carried.
-    private func documents(in upright: Frame) throws(FocalError) -> [RectangleFeature] {
+    /// find at all carried. Each document comes with its sighting while tracking (none otherwise).
+    private func documents(in upright: Frame) throws(FocalError) -> ([RectangleFeature], [TrackCoast.Sighting]) {
         if options.tracking, !previousQuads.isEmpty, framesSinceDiscovery < Self.discoveryInterval {
             let confirmed = try RectangleSearch.run(
                 upright, options: options, pageModel: pageModel, priors: previousQuads, priorsOnly: true)
             if confirmed.count == previousQuads.count, confirmed.allSatisfy({ $0.confidence >= options.minimumConfidence }) {
                 framesSinceDiscovery += 1
-                pendingSightings = confirmed.map { TrackCoast.Sighting(frame: upright, quad: $0.quad) }
-                return confirmed
+                return (confirmed, confirmed.map { TrackCoast.Sighting(frame: upright, quad: $0.quad) })
             }
         }
         framesSinceDiscovery = 0
@@ -127,13 +126,12 @@ public final class Detector {
             upright, options: options, pageModel: pageModel, secondLookPageModel: secondLookPageModel,
             emptyFrameLookPageModel: emptyFrameLookPageModel, finerViewPageModel: finerViewPageModel, priors: priors)
         let held = try heldDocuments(in: upright, found: found)
-        guard options.tracking else { return found }
+        guard options.tracking else { return (found, []) }
         var documents = (found + held).map { ($0, TrackCoast.Sighting(frame: upright, quad: $0.quad)) }
         documents += try carriedDocuments(in: upright, beside: found + held)
         // Best first, as a search reports them: a held or carried document may be surer than one just found.
         if documents.count > found.count { documents.sort { $0.0.confidence > $1.0.confidence } }
-        pendingSightings = documents.map(\.1)
-        return documents.map(\.0)
+        return (documents.map(\.0), documents.map(\.1))
     }
 
     /// Documents of the previous frame that nothing found in this one continues, carried to where
@@ -171,7 +169,7 @@ public final class Detector {
     }
 
     /// Gives the features their tracking IDs and remembers their quads for the next frame.
-    private func track(_ found: inout [any Feature], quads: [Quad]) {
+    private func track(_ found: inout [any Feature], quads: [Quad], sightings: [TrackCoast.Sighting]) {
         var quads = quads
         // Hysteresis keeps a flickering shape from starting a document track; text lines come
         // by the dozen and their scores are not comparable with a document's, so none applies.
@@ -180,9 +178,8 @@ public final class Detector {
         previousQuads = quads
         previousConfidences = found.map(\.confidence)
         guard type == .rectangle else { return }
-        // Aligned with the documents documents(in:) returned, as found was before assign().
-        previousSightings = kept.allSatisfy { $0 < pendingSightings.count } ? kept.map { pendingSightings[$0] } : []
-        pendingSightings = []
+        // sightings are aligned with found as it was before assign().
+        previousSightings = kept.map { sightings[$0] }
         // The next frame's search starts where each document is heading, not where it was: the
         // confirmation refines only a few pixels around its starting quad, and a page moving
         // faster than that would be reported where it was a frame ago.
@@ -203,7 +200,6 @@ public final class Detector {
         previousQuads = []
         previousConfidences = []
         previousSightings = []
-        pendingSightings = []
         lastQuadByTrack = [:]
         framesSinceDiscovery = 0
     }

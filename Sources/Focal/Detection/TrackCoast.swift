@@ -73,9 +73,8 @@ struct TrackCoast: Sendable {
         let cell = (1 + margin) / Double(Self.side)
         let across = (c[1] - c[0] + (c[2] - c[3])) * 0.5, down = (c[3] - c[0] + (c[2] - c[1])) * 0.5
         let shift = across * (Double(best.x - Self.reach) * cell) + down * (Double(best.y - Self.reach) * cell)
-        let moved = Quad(
-            topLeft: c[0] + shift, topRight: c[1] + shift, bottomRight: c[2] + shift, bottomLeft: c[3] + shift)
-        return (moved, Sighting(frame: sighting.frame, quad: sighting.quad, carried: sighting.carried + 1, look: reference))
+        let carried = Sighting(frame: sighting.frame, quad: sighting.quad, carried: sighting.carried + 1, look: reference)
+        return (expected.mapped { $0 + shift }, carried)
     }
 
     /// The grey levels around quad, perspective-corrected into `cells` × `cells` cells (each the
@@ -84,8 +83,7 @@ struct TrackCoast: Sendable {
     func look(of quad: Quad, in frame: Frame, cells: Int) throws(FocalError) -> [Double]? {
         let centre = quad.center
         let grown = (1 + margin) * Double(cells) / Double(Self.side)
-        let corners = quad.corners.map { centre + ($0 - centre) * grown }
-        let region = Quad(topLeft: corners[0], topRight: corners[1], bottomRight: corners[2], bottomLeft: corners[3])
+        let region = quad.mapped { centre + ($0 - centre) * grown }
         // The page's centre must be in view: a region mostly off the frame says little.
         guard region.isConvex, region.area >= 64, centre.x >= 0, centre.y >= 0, centre.x < Double(frame.width),
             centre.y < Double(frame.height)

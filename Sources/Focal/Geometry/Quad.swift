@@ -85,6 +85,13 @@ public struct Quad: Sendable, Hashable, Codable {
     /// The mean of the corners.
     public var center: Point { corners.reduce(Point.zero, +) * 0.25 }
 
+    /// The quad whose corners are `transform` of this one's, in the same order.
+    func mapped(_ transform: (Point) -> Point) -> Quad {
+        Quad(
+            topLeft: transform(topLeft), topRight: transform(topRight), bottomRight: transform(bottomRight),
+            bottomLeft: transform(bottomLeft))
+    }
+
     /// Maps every corner through a homography; nil if one goes to infinity.
     public func applying(_ homography: Homography) -> Quad? {
         guard let a = homography.apply(topLeft), let b = homography.apply(topRight),
