@@ -185,11 +185,11 @@ double interior_brightness(const Corners &q, const cv::Mat &gray, double referen
     return std::max(median(interior), median(margin)) / std::max(reference, 1.0);
 }
 
-std::vector<cv::Point> interior_grid(const Corners &q, int width, int height) {
+std::vector<cv::Point> interior_grid(const Corners &q, int width, int height, int cells) {
     std::vector<cv::Point> points;
-    for (int u = 1; u < 8; ++u)
-        for (int v = 1; v < 8; ++v) {
-            const double s = u / 8.0, t = v / 8.0;
+    for (int u = 1; u < cells; ++u)
+        for (int v = 1; v < cells; ++v) {
+            const double s = u / double(cells), t = v / double(cells);
             const cv::Point2d top = q[0] + (q[1] - q[0]) * s, bottom = q[3] + (q[2] - q[3]) * s;
             const cv::Point2d p = top + (bottom - top) * t;
             const int x = int(std::lround(p.x)), y = int(std::lround(p.y));
@@ -236,8 +236,8 @@ const double paper_dim = 0.6;
 
 // The quad's interior grid (gray, full resolution), each point marked as paper where it is at least
 // paper_dim of the brightest tenth of the grid: what paper_share and paper_share_in_colour count.
-std::vector<std::pair<cv::Point, bool>> interior_paper(const Corners &q, const cv::Mat &gray) {
-    const std::vector<cv::Point> points = interior_grid(q, gray.cols, gray.rows);
+std::vector<std::pair<cv::Point, bool>> interior_paper(const Corners &q, const cv::Mat &gray, int cells) {
+    const std::vector<cv::Point> points = interior_grid(q, gray.cols, gray.rows, cells);
     std::vector<std::pair<cv::Point, bool>> grid;
     const std::vector<double> values = values_at(points, gray);
     if (values.empty()) return grid;
@@ -248,8 +248,8 @@ std::vector<std::pair<cv::Point, bool>> interior_paper(const Corners &q, const c
 
 }  // namespace
 
-double paper_share(const Corners &q, const cv::Mat &gray) {
-    const auto grid = interior_paper(q, gray);
+double paper_share(const Corners &q, const cv::Mat &gray, int cells) {
+    const auto grid = interior_paper(q, gray, cells);
     if (grid.empty()) return 1;
     return double(std::count_if(grid.begin(), grid.end(), [](const auto &g) { return g.second; })) / grid.size();
 }
@@ -318,9 +318,9 @@ bool neutral_under(const cv::Vec3d &c, const cv::Vec3d &white, double most_satur
 }  // namespace
 
 double paper_share_in_colour(const Corners &q, const cv::Mat &gray, const cfocal_image &image, const cv::Vec3d &white,
-                             double most_saturation) {
-    if (image.format == CFOCAL_GRAY8) return paper_share(q, gray);
-    const auto grid = interior_paper(q, gray);
+                             double most_saturation, int cells) {
+    if (image.format == CFOCAL_GRAY8) return paper_share(q, gray, cells);
+    const auto grid = interior_paper(q, gray, cells);
     if (grid.empty()) return 1;
     const auto planes = planes_of(image);
     int paper = 0;

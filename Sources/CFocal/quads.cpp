@@ -433,11 +433,24 @@ struct PlainPaper {
 struct PictureOnPaper {
     // The least paper share (paper_share) of a page mostly picture. Raising it refuses more pages
     // with large photographs; lowering it lets more framed pictures be weighed.
-    double least_paper = 0.25;
+    double least_paper_of_picture = 0.25;
     // The least share of that paper which must be plain (plain_paper_share over paper_share).
     // Lowering it lets windows with pale coloured shapes through; raising it refuses pages whose
     // paper is tinted by the light.
     double least_plain_of_paper = 0.8;
+    // The grid (cells along each side) on which a quad the 7 × 7 grid refuses is counted again,
+    // where the option asks (`recount_picture_pages`, .high). 49 points are few for a page whose
+    // photograph leaves thin margins: pictures-4's low-contrast page, 15 to 17 of 49 points paper,
+    // is 0.36 to 0.39 paper on 225. Raising it costs more on each quad so doubted. At .low four
+    // windows more pass (on the page-like frames of seeds 2, 10, 14, 19: 0.30 to 0.38 paper on
+    // the finer grid, 0.71 to 0.81 of it plain, where the page's own is 0.67 to 0.74).
+    int finer_cells = 16;
+
+    // Whether a quad with `paper` paper share and `plain` plain paper share is mostly paper (at
+    // least `least_paper` of it), or a page mostly picture whose paper is plain.
+    bool paper_enough(double paper, double plain, double least_paper) const {
+        return paper >= least_paper || (paper >= least_paper_of_picture && plain >= least_plain_of_paper * paper);
+    }
 };
 
 // Paper in one piece (QuadSearch::choose, largest_paper_piece): a page's paper runs round its print
@@ -1161,12 +1174,14 @@ public:
         const double least_paper = 0.35;
         const PictureOnPaper picture;
         const double paper = paper_share(q, full_);
-        if (paper < std::min(least_paper, picture.least_paper)) return false;
+        if (paper < std::min(least_paper, picture.least_paper_of_picture)) return false;
         const double plain = plain_paper_share(q);
 #ifdef CFOCAL_CANDIDATE_LOG
         log_paper(q, paper, plain);
 #endif
-        if (paper < least_paper && plain < picture.least_plain_of_paper * paper) return false;
+        if (!picture.paper_enough(paper, plain, least_paper) &&
+            !(o_.recount_picture_pages && paper_enough_recounted(q, least_paper)))
+            return false;
         if (plain < least_plain ||
             largest_paper_piece(q, full_, PaperInOnePiece{}.longest) < PaperInOnePiece{}.least_share)
             return false;
@@ -1176,6 +1191,14 @@ public:
         return plain >= deep.plain_without_looking ||
                deep_plain_paper_share(q, full_, image_, plain_whites(), PlainPaper{}.most_saturation,
                                       PaperInOnePiece{}.longest, deep.depth) >= deep.least_share;
+    }
+
+    // Whether q (full resolution) is mostly paper, or a page mostly picture, with its paper and plain
+    // paper counted on PictureOnPaper's finer grid.
+    bool paper_enough_recounted(const Corners &q, double least_paper) {
+        const PictureOnPaper picture;
+        const double paper = paper_share(q, full_, picture.finer_cells);
+        return picture.paper_enough(paper, plain_paper_share(q, picture.finer_cells), least_paper);
     }
 
     // The lights in which plain paper must look neutral: the frame's white, and where that is too
@@ -1209,10 +1232,11 @@ public:
     // The share of the quad q (full resolution) that is paper plain in the frame's light
     // (paper_share_in_colour, PlainPaper), and, where the frame's white is too saturated to be the
     // light's colour, in its raw colours too: the less of the two.
-    double plain_paper_share(const Corners &q) {
+    double plain_paper_share(const Corners &q, int cells = 8) {
         double share = 1;
         for (const auto &white : plain_whites())
-            share = std::min(share, paper_share_in_colour(q, full_, image_, white, PlainPaper{}.most_saturation));
+            share = std::min(share,
+                             paper_share_in_colour(q, full_, image_, white, PlainPaper{}.most_saturation, cells));
         return share;
     }
 

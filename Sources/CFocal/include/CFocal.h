@@ -320,6 +320,9 @@ typedef struct {
                                             (FinerView in quads.cpp: a second pass on every search; NULL:
                                             the first look alone) */
     int32_t finer_view_input;
+    int32_t recount_picture_pages; /* count again, on a finer grid, the paper of a network quad too little
+                                      paper to be a page (a page mostly photograph with thin margins;
+                                      PictureOnPaper in quads.cpp) */
 } cfocal_quad_options;
 
 typedef struct cfocal_quad {

@@ -112,6 +112,13 @@ struct AccuracyProfile: Sendable {
     /// sees a white desk round a page as page too, a page on a white desk was lost to the frame (fill-4
     /// 0.965 → 0.955, stacks-7 0.815 → 0.780). Where nothing is kept, both accuracies weigh the frame.
     var takesTheFrameOverDoubtedQuads: Bool
+    /// Whether a network quad too little paper to be a page, counted on the shim's 7 × 7 grid, has
+    /// its paper counted again on a 15 × 15 grid (`PictureOnPaper` in the shim): a page mostly
+    /// photograph, with thin margins, falls between the grid's points. At `.high` only: the
+    /// held-apart pictures-4's low-contrast page was found (0.884 → 0.966 the set, every page found)
+    /// and no set lost, while at `.low`, whose network proposes more windows and framed pictures,
+    /// four windows more were taken for pages on the page-like frames and no page was gained.
+    var recountsPicturePages: Bool
     /// Straight edges tried for quads when nothing else convinced: more at a larger working size,
     /// where a page's sides break into more pieces.
     var straightEdgeCount: Int
@@ -131,7 +138,7 @@ struct AccuracyProfile: Sendable {
                 secondLookPageModelInput: 160, emptyFrameLookPageModelInput: nil, finerViewPageModelInput: nil,
                 outlineLines: CFOCAL_OUTLINE_LINES_WHERE_UNDRAWN,
                 cutsSheetsOnClearEdges: false, joinsImageLinesWhereUnedged: false, isLenientOnUnprintedSheets: false,
-                takesTheFrameOverDoubtedQuads: false, straightEdgeCount: 10,
+                takesTheFrameOverDoubtedQuads: false, recountsPicturePages: false, straightEdgeCount: 10,
                 findsFaceLandmarks: false, usesTextNetwork: false)
         case .high:
             AccuracyProfile(
@@ -140,7 +147,8 @@ struct AccuracyProfile: Sendable {
                 secondLookPageModelInput: 96, emptyFrameLookPageModelInput: 192, finerViewPageModelInput: 224,
                 outlineLines: CFOCAL_OUTLINE_LINES_ALWAYS,
                 cutsSheetsOnClearEdges: true, joinsImageLinesWhereUnedged: true, isLenientOnUnprintedSheets: true,
-                takesTheFrameOverDoubtedQuads: true, straightEdgeCount: 14, findsFaceLandmarks: true,
+                takesTheFrameOverDoubtedQuads: true, recountsPicturePages: true, straightEdgeCount: 14,
+                findsFaceLandmarks: true,
                 usesTextNetwork: true)
         }
     }

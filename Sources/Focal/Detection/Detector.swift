@@ -276,7 +276,8 @@ enum RectangleSearch {
                 empty_frame_look_input: Int32(emptyFrameLookPageModel?.inputSize ?? 0),
                 lenient_on_unprinted_sheets: profile.isLenientOnUnprintedSheets ? 1 : 0,
                 frame_over_doubted_quads: profile.takesTheFrameOverDoubtedQuads ? 1 : 0,
-                finer_view_model: finerViewPageModel?.handle, finer_view_input: Int32(finerViewPageModel?.inputSize ?? 0))
+                finer_view_model: finerViewPageModel?.handle, finer_view_input: Int32(finerViewPageModel?.inputSize ?? 0),
+                recount_picture_pages: profile.recountsPicturePages ? 1 : 0)
             try frame.withShimImage { (image) throws(FocalError) in
                 try check(cfocal_detect_quads(&image, &settings, &results, Int32(results.count), &count), "detect rectangles")
             }
