@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Focal
@@ -67,5 +68,41 @@ import Testing
         var shown: Quad?
         for _ in 0..<4 { shown = funnel.add(quad(60)) }
         #expect(shown == quad(60))
+    }
+}
+
+/// Where a tracked quad is expected next (`Quad.extrapolated(from:)`): its motion taken as a whole.
+@Suite struct TrackExtrapolationTests {
+    let page = Quad(
+        topLeft: Point(x: 340, y: 230), topRight: Point(x: 826, y: 228), bottomRight: Point(x: 820, y: 535),
+        bottomLeft: Point(x: 357, y: 519))
+
+    /// A page turned 2°, grown 1 % and moved (6, −4) about a point each frame is expected where the
+    /// same move takes it once more.
+    @Test func aPageTurningAndMovingIsExpectedWhereTheSameMoveTakesIt() {
+        let angle = 2 * Double.pi / 180, scale = 1.01, pivot = Point(x: 600, y: 380), shift = Point(x: 6, y: -4)
+        func moved(_ quad: Quad) -> Quad {
+            let corners = quad.corners.map { p -> Point in
+                let u = p - pivot
+                let turned = Point(x: cos(angle) * u.x - sin(angle) * u.y, y: sin(angle) * u.x + cos(angle) * u.y)
+                return pivot + turned * scale + shift
+            }
+            return Quad(topLeft: corners[0], topRight: corners[1], bottomRight: corners[2], bottomLeft: corners[3])
+        }
+        let now = moved(page), expected = moved(now)
+        let next = now.extrapolated(from: page)
+        #expect(next.maximumCornerDistance(to: expected) < 1e-6)
+    }
+
+    /// One corner slipping 8 px along a side without an edge, the others still, moves the expected
+    /// quad about half as far at most (4.1 px, the slipped corner): corner by corner, it would be
+    /// sent 8 px further, and as far again every frame it is not pulled back.
+    @Test func oneCornerSlippingIsNotSentFurtherAlone() {
+        var corners = page.corners
+        corners[0] = corners[0] + Point(x: 0, y: 8)
+        let now = Quad(topLeft: corners[0], topRight: corners[1], bottomRight: corners[2], bottomLeft: corners[3])
+        let next = now.extrapolated(from: page)
+        #expect(next.maximumCornerDistance(to: now) < 5)
+        #expect(next.maximumCornerDistance(to: now) > 0.5)
     }
 }
