@@ -115,9 +115,10 @@ struct AccuracyProfile: Sendable {
     /// Whether a network quad too little paper to be a page, counted on the shim's 7 × 7 grid, has
     /// its paper counted again on a 15 × 15 grid (`PictureOnPaper` in the shim): a page mostly
     /// photograph, with thin margins, falls between the grid's points. At `.high` only: the
-    /// held-apart pictures-4's low-contrast page was found (0.884 → 0.966 the set, every page found)
-    /// and no set lost, while at `.low`, whose network proposes more windows and framed pictures,
-    /// four windows more were taken for pages on the page-like frames and no page was gained.
+    /// held-apart pictures-4's low-contrast page was found (0.884 → 0.966 the set, every page found;
+    /// the one loss pictures-2, 0.980 → 0.976), while at `.low`, whose network proposes more windows
+    /// and framed pictures, four windows more were taken for pages on the page-like frames and no
+    /// page was gained.
     var recountsPicturePages: Bool
     /// Straight edges tried for quads when nothing else convinced: more at a larger working size,
     /// where a page's sides break into more pieces.
