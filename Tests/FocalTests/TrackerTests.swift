@@ -82,12 +82,11 @@ import Testing
     @Test func aPageTurningAndMovingIsExpectedWhereTheSameMoveTakesIt() {
         let angle = 2 * Double.pi / 180, scale = 1.01, pivot = Point(x: 600, y: 380), shift = Point(x: 6, y: -4)
         func moved(_ quad: Quad) -> Quad {
-            let corners = quad.corners.map { p -> Point in
+            quad.mapped { p in
                 let u = p - pivot
                 let turned = Point(x: cos(angle) * u.x - sin(angle) * u.y, y: sin(angle) * u.x + cos(angle) * u.y)
                 return pivot + turned * scale + shift
             }
-            return Quad(topLeft: corners[0], topRight: corners[1], bottomRight: corners[2], bottomLeft: corners[3])
         }
         let now = moved(page), expected = moved(now)
         let next = now.extrapolated(from: page)
@@ -98,9 +97,8 @@ import Testing
     /// quad about half as far at most (4.1 px, the slipped corner): corner by corner, it would be
     /// sent 8 px further, and as far again every frame it is not pulled back.
     @Test func oneCornerSlippingIsNotSentFurtherAlone() {
-        var corners = page.corners
-        corners[0] = corners[0] + Point(x: 0, y: 8)
-        let now = Quad(topLeft: corners[0], topRight: corners[1], bottomRight: corners[2], bottomLeft: corners[3])
+        var now = page
+        now.topLeft = now.topLeft + Point(x: 0, y: 8)
         let next = now.extrapolated(from: page)
         #expect(next.maximumCornerDistance(to: now) < 5)
         #expect(next.maximumCornerDistance(to: now) > 0.5)

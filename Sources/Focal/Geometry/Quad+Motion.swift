@@ -12,26 +12,22 @@ extension Quad {
     /// the slip dies away instead of growing.
     func extrapolated(from previous: Quad) -> Quad {
         guard maximumCornerDistance(to: previous) <= 0.1 * max(bounds.width, bounds.height) else { return self }
-        let motion = SimilarityMotion(from: previous.corners, to: corners)
-        let next = corners.map(motion.applied)
-        return Quad(topLeft: next[0], topRight: next[1], bottomRight: next[2], bottomLeft: next[3])
+        return mapped(SimilarityMotion(from: previous, to: self).applied)
     }
 }
 
 /// A shift, turn and uniform scale of the plane (p ↦ a·p + b, with a and b complex numbers), fitted
-/// by least squares to carry points onto others.
+/// by least squares to carry one quad's corners onto another's.
 private struct SimilarityMotion {
     /// a's real and imaginary parts: the scale times the cosine and the sine of the turn.
     var scaleCos = 1.0
     var scaleSin = 0.0
-    var shift = Point(x: 0, y: 0)
+    var shift = Point.zero
 
-    init(from before: [Point], to after: [Point]) {
-        let count = Double(before.count)
-        let centreBefore = before.reduce(Point(x: 0, y: 0), +) * (1 / count)
-        let centreAfter = after.reduce(Point(x: 0, y: 0), +) * (1 / count)
+    init(from before: Quad, to after: Quad) {
+        let centreBefore = before.center, centreAfter = after.center
         var real = 0.0, imaginary = 0.0, norm = 0.0
-        for (p, q) in zip(before, after) {
+        for (p, q) in zip(before.corners, after.corners) {
             let u = p - centreBefore, v = q - centreAfter
             // v · conj(u)
             real += v.x * u.x + v.y * u.y
