@@ -89,16 +89,19 @@ double stepping_share(const std::vector<int> &profile, size_t from, size_t to);
 // its edges (a photo print's white border, a page's margins), against the frame's brightest 2 %.
 double interior_brightness(const Corners &q, const cv::Mat &gray, double reference);
 
+// The cells along each side of the interior grid the paper tests sample: 7 × 7 points.
+constexpr int interior_grid_cells = 8;
+
 // A 7 × 7 grid of points inside the quad (the interior at eighths along each side; with `cells`,
 // (cells − 1)² points at the cells' corners), those that lie in a width × height image: where the
 // interior tests below sample it.
-std::vector<cv::Point> interior_grid(const Corners &q, int width, int height, int cells = 8);
+std::vector<cv::Point> interior_grid(const Corners &q, int width, int height, int cells = interior_grid_cells);
 
 // The share of the quad's interior grid (gray, full resolution) that is at least `dim` of the
 // brightest tenth of it: the paper. A page is mostly paper, thin print on it, and a card with a
 // photo or a stripe still half or more (the 21 annotated photos: 0.57 to 1.00); a picture in a
 // white frame, a window's mullions round a street, is mostly not (0.14).
-double paper_share(const Corners &q, const cv::Mat &gray, int cells = 8);
+double paper_share(const Corners &q, const cv::Mat &gray, int cells = interior_grid_cells);
 
 // The median HSV saturation of the quad's interior, read from the colour planes (0 for gray).
 // Pages are printed on near-neutral paper; books, boxes and devices mostly are not.
@@ -125,7 +128,7 @@ cv::Vec3d frame_white(const cv::Mat &gray, const cfocal_image &image);
 // picture, a coloured sign, the panes round a window's mullions are bright without being white.
 // paper_share itself for a gray image.
 double paper_share_in_colour(const Corners &q, const cv::Mat &gray, const cfocal_image &image, const cv::Vec3d &white,
-                             double most_saturation, int cells = 8);
+                             double most_saturation, int cells = interior_grid_cells);
 
 // The share of the quad's paper (gray, full resolution) that lies in its largest connected piece
 // (8-connected): the interior seen square-on at most `longest` pixels along its longer side, a 25th

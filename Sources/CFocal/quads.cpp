@@ -1232,7 +1232,7 @@ public:
     // The share of the quad q (full resolution) that is paper plain in the frame's light
     // (paper_share_in_colour, PlainPaper), and, where the frame's white is too saturated to be the
     // light's colour, in its raw colours too: the less of the two.
-    double plain_paper_share(const Corners &q, int cells = 8) {
+    double plain_paper_share(const Corners &q, int cells = interior_grid_cells) {
         double share = 1;
         for (const auto &white : plain_whites())
             share = std::min(share,
