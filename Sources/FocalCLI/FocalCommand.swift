@@ -25,7 +25,7 @@ struct FocalCommand: AsyncParsableCommand {
               focal serve --port 8080
               focal --generate-completion-script bash > /etc/bash_completion.d/focal
 
-            Exit status: 0 on success, 1 when an input cannot be processed, 2 for bad usage, 130 when
+            Exit status: 0 on success, 1 when an input cannot be processed, 2 for bad usage, 130 when \
             interrupted.
             """,
         version: FocalVersion.string,
