@@ -106,6 +106,15 @@ SETS = {
     **{'blank-%d' % seed: ('held' if seed in (5, 7) else 'development', 'stills',
                            generator('standing-objects.py', 'OUT', str(seed), '12', env={'BLANK': '1'}))
        for seed in (4, 5, 6, 7, 8, 9, 10, 11)},
+    # made after 0.7.60: the same scenes on a desk of smooth noise (DESK=noise, as the tests' sheets under
+    # standing objects are drawn), a desk no training folder holds; the textured sets' desks are the
+    # ufoai textures that every folder's desks are drawn from
+    **{'standing-noise-%d' % seed: ('development', 'stills',
+                                    generator('standing-objects.py', 'OUT', str(seed), '12', env={'DESK': 'noise'}))
+       for seed in (11, 12)},
+    **{'blank-noise-%d' % seed: ('development', 'stills',
+                                 generator('standing-objects.py', 'OUT', str(seed), '12', env={'BLANK': '1', 'DESK': 'noise'}))
+       for seed in (12, 13)},
     # made after 0.7.10: pages with a large picture printed to their edges (a magazine page); 3 and 4 after 0.7.15;
     # 4, held apart until 0.7.58, looked into for its low-contrast page's loss (0.7.59's finer paper count), so
     # 11 and 12 drawn then in its place, held apart
