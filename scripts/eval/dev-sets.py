@@ -106,9 +106,9 @@ SETS = {
     **{'blank-%d' % seed: ('held' if seed in (5, 7) else 'development', 'stills',
                            generator('standing-objects.py', 'OUT', str(seed), '12', env={'BLANK': '1'}))
        for seed in (4, 5, 6, 7, 8, 9, 10, 11)},
-    # made after 0.7.60: the same scenes on a desk of smooth noise (DESK=noise, as the tests' sheets under
-    # standing objects are drawn), a desk no training folder holds; the textured sets' desks are the
-    # ufoai textures that every folder's desks are drawn from
+    # made after 0.7.60 with fresh seeds: sheets under standing objects drawn as the sets above are, but on
+    # a desk of smooth noise (DESK=noise, as the tests' scenes are), a desk no training folder holds; the
+    # sets above lie on the ufoai textures that every folder's desks are drawn from
     **{'standing-noise-%d' % seed: ('development', 'stills',
                                     generator('standing-objects.py', 'OUT', str(seed), '12', env={'DESK': 'noise'}))
        for seed in (11, 12)},
