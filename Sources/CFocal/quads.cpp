@@ -317,6 +317,16 @@ struct ObjectsBeside {
     // 0.045 standing-7 loses 0.812 → 0.805. At .low, whose working image is half as large, blank-8
     // lost (0.936 → 0.932): not asked there.
     double most_rank_lost_unprinted = 0.12, least_print = 0.03;
+    // Tried and not kept (0.7.61, a temporary build): where no inner quad keeps the quad's
+    // neighbouring sides, an unprinted inner quad sharing only the near side (its other sides the
+    // network's own, not the quad's), 0.4 to 0.9 of the quad, plain paper (0.9 or more), and what
+    // the quad takes in beyond it darker than paper, the largest such taking the quad's place; the
+    // image's lines' quads allowed as the inner one. It found blank-8's `standing00` (0.674 → 0.986)
+    // and lost nearly every other blank set at .high (blank-7 0.980 → 0.932, blank-noise-13 0.993 →
+    // 0.935; the blank sets' mean 0.971 → 0.951): a sheet's quad takes in the objects standing on it
+    // as a matter of course (its corners hidden under them count), and the plain-paper quad inside
+    // it is then the sheet's visible part, not the sheet. Only the quad's own sides running on past
+    // the inner quad, as above, tell an object beside the sheet from one standing on it.
 };
 
 // When a quad gives way to one around it that shares its far side and whose two other sides run
