@@ -321,12 +321,13 @@ struct ObjectsBeside {
     // neighbouring sides, an unprinted inner quad sharing only the near side (its other sides the
     // network's own, not the quad's), 0.4 to 0.9 of the quad, plain paper (0.9 or more), and what
     // the quad takes in beyond it darker than paper, the largest such taking the quad's place; the
-    // image's lines' quads allowed as the inner one. It found blank-8's `standing00` (0.674 → 0.986)
-    // and lost nearly every other blank set at .high (blank-7 0.980 → 0.932, blank-noise-13 0.993 →
-    // 0.935; the blank sets' mean 0.971 → 0.951): a sheet's quad takes in the objects standing on it
-    // as a matter of course (its corners hidden under them count), and the plain-paper quad inside
-    // it is then the sheet's visible part, not the sheet. Only the quad's own sides running on past
-    // the inner quad, as above, tell an object beside the sheet from one standing on it.
+    // image's lines' quads allowed as the inner one. Run on blank-8's `standing00` alone it found the
+    // sheet (0.674 → 0.986), but it lowered eight of the ten blank sets at .high (blank-7 0.980 →
+    // 0.932, blank-noise-13 0.993 → 0.935; their mean 0.969 → 0.953): a sheet's quad takes in the
+    // objects standing on it as a matter of course (its corners hidden under them count), and the
+    // plain-paper quad inside it is then the sheet's visible part, not the sheet. Only the quad's
+    // own sides running on past the inner quad, as above, tell an object beside the sheet from one
+    // standing on it.
 };
 
 // When a quad gives way to one around it that shares its far side and whose two other sides run
