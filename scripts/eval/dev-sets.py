@@ -82,6 +82,11 @@ def generators_python(work):
     return python
 
 
+# A set's role: development (looked into and tuned on), held (held apart: scored once a change is
+# decided), fresh (clips of seeds never tuned on, reported apart). Each is a group too, with a mean.
+ROLES = ('development', 'held', 'fresh')
+
+
 def generator(script, *args, env=None):
     """A set made by one of this folder's scripts; OUT stands for the set's folder."""
     return {'script': script, 'args': list(args), 'env': env or {}}
@@ -258,7 +263,7 @@ def chosen(names):
             out += list(SETS)
         elif name in ('stills', 'clips', 'empty'):
             out += [n for n, (_, kind, _) in SETS.items() if kind == name]
-        elif name in ('held', 'development', 'fresh'):
+        elif name in ROLES:
             out += [n for n, (role, _, _) in SETS.items() if role == name]
         elif name in SETS:
             out.append(name)
@@ -312,7 +317,7 @@ def main():
         print(row % (name, role, *[cell(results[a]) for a in accuracies]), flush=True)
         rows.append({'set': name, 'role': role, 'kind': kind, 'made': how_made(spec, args.shared),
                      **{a: dict(zip(('mean_ji', 'found', 'of', 'false_pages'), results[a])) for a in accuracies}})
-    for role in ('development', 'held', 'fresh'):
+    for role in ROLES:
         these = [r for r in rows if r['role'] == role and r['kind'] != 'empty']
         if these:
             means = ['%.3f (%d sets)' % (sum(r[a]['mean_ji'] for r in these) / len(these), len(these)) for a in accuracies]
