@@ -20,7 +20,7 @@ The held-out evaluation material is never read: see MODEL_CARD.md for what is ex
 
 Usage: generate.py --out DIR --count N [--seed S] [--size 192] [--workers 2] [--extra P] [--crossing P]
                    [--stacking P] [--standing P] [--bleed P] [--picture-book P] [--dense P] [--windows P]
-                   [--stack-top] [--scan P] [--white-sheet P]
+                   [--stack-top] [--scan P] [--white-sheet P] [--photo-print P]
 With --extra P, each document is, with probability P, one of the kinds the first model misses most:
 an ID card (front or back with its magnetic stripe), a card held up by a hand, or an open book
 whose two pages are two pages. With --crossing P, a scene with documents gets, with probability P,
@@ -50,8 +50,10 @@ page fills, its sides on the image's border or just past it, nothing in view but
 the middle of a pale desk, seen from above at an angle, with one or two tall objects (two in seven
 draws of ten, each 12–32 % of the sheet's size across) standing on it near its sides and corners,
 hiding parts of it, in a grey 4:3 frame (a white sheet under objects seen by a 640 × 480 camera);
-the sheet stays whole in the targets. Without them (P = 0) the scenes are those of the first stage,
-draw for draw.
+the sheet stays whole in the targets. With --photo-print P, a document that is none of those is,
+with probability P, a photographic print: a real photo on photo paper, most with a thin white
+border, the whole print the target (no other kind draws one; the frame distractor is a photo behind
+a dark mount). Without them (P = 0) the scenes are those of the first stage, draw for draw.
 Writes DIR/images.npy (N×S×S×3 uint8, BGR) and DIR/targets.npy (N×2×S×S uint8, 0/255).
 """
 import argparse
@@ -285,6 +287,21 @@ def render_document(rng, kind=None):
         t = int(rng.integers(2, 10))
         cv2.rectangle(out, (margin // 2, margin // 2), (w - margin // 2, h - margin // 2), tuple(int(v) for v in rng.uniform(0, 200, 3)), t)
     return out, kind
+
+
+def render_photo_print(rng):
+    """A photographic print (--photo-print): a real photo or texture on photo paper, most with a thin
+    white border (1-6 % of the short side), in a print's proportions (6 x 4, 7 x 5, 3 x 2, square),
+    either way up. The whole print is the document; the frame distractor, a photo behind a dark
+    mount, is not."""
+    short = int(rng.integers(260, 340))
+    long = int(short * pick(rng, [1.5, 1.4, 1.5, 1.0, 1.33]))
+    w, h = (long, short) if rng.random() < 0.5 else (short, long)
+    out = np.empty((h, w, 3), np.uint8)
+    out[:] = np.clip(rng.uniform(225, 252) + rng.normal(0, 3, 3), 0, 255).astype(np.uint8)
+    border = int(short * rng.uniform(0.01, 0.06)) if rng.random() < 0.8 else 0
+    out[border:h - border, border:w - border] = texture_crop(rng, w - 2 * border, h - 2 * border)
+    return out
 
 
 def cartoon(rng, d, x0, y0, x1, y1):
@@ -978,7 +995,7 @@ def lay_page_on(rng, scene, quads, masks):
     return [np.where(full > 0, 0, m).astype(np.uint8) for i, m in enumerate(masks) if i != index] + [full]
 
 
-def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0, standing=0.0, bleed=0.0, picture_book=0.0, dense=0.0, windows=0.0, stack_top=False, scan=0.0, white_sheet=0.0):
+def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0, standing=0.0, bleed=0.0, picture_book=0.0, dense=0.0, windows=0.0, stack_top=False, scan=0.0, white_sheet=0.0, photo_print=0.0):
     rng = np.random.default_rng(seed)
     load_pools()
     # --scan: the image is one page's scan, filling it: a page's proportions, one document, nothing standing on it
@@ -1025,6 +1042,8 @@ def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0
             doc = render_picture_book(rng)
         elif dense > 0 and rng.random() < dense:
             doc, special = render_dense_sheet(rng), "dense"
+        elif photo_print > 0 and rng.random() < photo_print:
+            doc = render_photo_print(rng)
         else:
             doc, kind = render_document(rng)
             # --bleed: a photograph printed to the page's edges, which the network left out of the page
@@ -1165,12 +1184,15 @@ def main():
     ap.add_argument("--white-sheet", type=float, default=0.0,
                     help="chance that a scene is one light sheet (blank in a third) on a pale desk with one or two tall "
                          "objects standing on it near its sides and corners, seen by a grey 4:3 camera")
+    ap.add_argument("--photo-print", type=float, default=0.0,
+                    help="chance that a page that is none of the other kinds is a photographic print, most with a "
+                         "thin white border (0: no such draw, as before)")
     ap.add_argument("--corners", action="store_true",
                     help="a third target map, a disc at each page corner (without it, two maps, as before)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     cv2.setNumThreads(1)
-    jobs = [(a.seed * 1_000_003 + i, a.size, a.extra, a.crossing, a.corners, a.stacking, a.standing, a.bleed, a.picture_book, a.dense, a.windows, a.stack_top, a.scan, a.white_sheet) for i in range(a.count)]
+    jobs = [(a.seed * 1_000_003 + i, a.size, a.extra, a.crossing, a.corners, a.stacking, a.standing, a.bleed, a.picture_book, a.dense, a.windows, a.stack_top, a.scan, a.white_sheet, a.photo_print) for i in range(a.count)]
     images = np.lib.format.open_memmap(os.path.join(a.out, "images.tmp.npy"), "w+", np.uint8, (a.count, a.size, a.size, 3))
     targets = np.lib.format.open_memmap(os.path.join(a.out, "targets.tmp.npy"), "w+", np.uint8, (a.count, 3 if a.corners else 2, a.size, a.size))
     with Pool(a.workers, initializer=load_pools) as pool:
