@@ -23,9 +23,9 @@ import Testing
     }
 
     /// The smears, in pixels, searched for the one in which `.high`'s network fades the page. That
-    /// smear moves with the network's weights (32 pixels until 0.7.25, 48 to 0.7.47, 44 to 0.7.51; 48
-    /// since 0.7.52, whose weak quad there lies 33 pixels off a corner, which the test, naming 54,
-    /// did not see), so the test looks for it instead of naming it.
+    /// smear moves with the network's weights (32 pixels until 0.7.25, 48 to 0.7.47, 44 to 0.7.51, 54
+    /// to 0.7.54; 48 since 0.7.55, whose weak quad there lies 33 pixels off a corner, unseen while
+    /// the test named 54), so the test looks for it instead of naming it.
     static let fadingSmears = Array(stride(from: 40.0, through: 90.0, by: 2.0))
 
     /// The first smear of `fadingSmears` in which a detector that tracked the page through two sharp
