@@ -98,6 +98,11 @@ more_mixed_scenes() {
     scenes "student-mix2$suffix" --count 2500 --seed 152 --extra 0.3 --crossing 0.5 --corners --stacking 0.2 --standing 0.2 \
         --bleed 0.3 "${top[@]}"
 }
+# The hard kinds' folder, twice the stacks and standing objects, scans filling the image among them (HARD=1, WHITE=1)
+hard_scenes() {
+    scenes "hard$suffix" --count 3000 --seed 181 --extra 0.3 --crossing 0.3 --corners --stacking 0.4 --standing 0.4 \
+        --bleed 0.2 --scan 0.15 "${top[@]}"
+}
 # Exports a .high network (PT) into DIR, and with INSTALL=1 over the shipped page-detector-high.onnx
 export_high() {  # PT, DIR
     mkdir -p "$2"
@@ -152,19 +157,18 @@ if [[ "${ARCH:-lite}" == lite && "${WHITE:-0}" == 1 ]]; then
     [[ -f "$start" ]] || { echo "train.sh: no $start; run STACK_TOP=1 HARD=1 first, or give START=" >&2; exit 1; }
     student_scenes
     more_mixed_scenes
-    scenes "white-top" --count 2500 --seed 211 --corners --white-sheet 1.0 "${top[@]}"
-    scenes "scans-top" --count 1000 --seed 251 --extra 0.3 --corners --scan 0.6 "${top[@]}"
-    scenes "windows2-top" --count 1500 --seed 261 --extra 0.3 --crossing 0.25 --corners --picture-book 0.3 --dense 0.3 \
+    scenes "white$suffix" --count 2500 --seed 211 --corners --white-sheet 1.0 "${top[@]}"
+    scenes "scans$suffix" --count 1000 --seed 251 --extra 0.3 --corners --scan 0.6 "${top[@]}"
+    scenes "windows2$suffix" --count 1500 --seed 261 --extra 0.3 --crossing 0.25 --corners --picture-book 0.3 --dense 0.3 \
         --windows 0.9 "${top[@]}"
-    scenes "hard-top" --count 3000 --seed 181 --extra 0.3 --crossing 0.3 --corners --stacking 0.4 --standing 0.4 \
-        --bleed 0.2 --scan 0.15 "${top[@]}"
+    hard_scenes
     data=()
-    for name in recipe mix books dense windows mix2; do data+=(--data "$work/student-$name-top"); done
-    for name in white scans windows2 hard; do data+=(--data "$work/$name-top"); done
-    "$py" train.py "${data[@]}" --out "$work/white-top.pt" --lite --init "$start" --distill 1.0 --anchor-folders 6 \
+    for name in recipe mix books dense windows mix2; do data+=(--data "$work/student-$name$suffix"); done
+    for name in white scans windows2 hard; do data+=(--data "$work/$name$suffix"); done
+    "$py" train.py "${data[@]}" --out "$work/white$suffix.pt" --lite --init "$start" --distill 1.0 --anchor-folders 6 \
         --seed 5 --epochs 20 --minutes "${MINUTES:-35}" --lr 5e-4 --encoder-lr 1.0 --any-orientation --grey 0.1 \
-        --soften 0.15 --checkpoint "$work/white-top.ckpt"
-    export_high "$work/white-top.pt" "$work/white-network-top"
+        --soften 0.15 --checkpoint "$work/white$suffix.ckpt"
+    export_high "$work/white$suffix.pt" "$work/white-network$suffix"
     exit 0
 fi
 # HARD=1 (README.md's "The cut network fine-tuned on the hard kinds"): STUDENT=1 BLOCKS=4's network
@@ -187,8 +191,7 @@ if [[ "${ARCH:-lite}" == lite && "${HARD:-0}" == 1 ]]; then
     [[ -f "$start" ]] || { echo "train.sh: no $start; run $before first, or give START=" >&2; exit 1; }
     student_scenes
     more_mixed_scenes
-    scenes "hard$suffix" --count 3000 --seed 181 --extra 0.3 --crossing 0.3 --corners --stacking 0.4 --standing 0.4 \
-        --bleed 0.2 --scan 0.15 "${top[@]}"
+    hard_scenes
     data=()
     for name in recipe mix books dense windows mix2; do data+=(--data "$work/student-$name$suffix"); done
     "$py" train.py "${data[@]}" --data "$work/hard$suffix" --out "$work/hard$suffix.pt" --lite --init "$start" \
