@@ -97,12 +97,14 @@ page-model:
 ## kind, three epochs (Models/page-detector/all-folders-high.onnx, about 2 hours 30 minutes on 2 cores; run it again
 ## to carry on a training stopped halfway), then the teacher's first blocks cut and taught by it (about 70 minutes),
 ## then that network fine-tuned on the hard kinds, scans filling the image among them (about 55 minutes), then
-## fine-tuned again with a stack's lower sheets as paper and a third of it kept (about 55 minutes).
+## fine-tuned again with a stack's lower sheets as paper and a third of it kept (about 55 minutes), then that
+## fine-tuned on white sheets under standing objects, scans and white-framed windows (about 50 minutes).
 page-model-high:
 	FOLDERS=all Models/page-detector/train.sh
 	STUDENT=1 BLOCKS=4 Models/page-detector/train.sh
 	HARD=1 Models/page-detector/train.sh
-	STACK_TOP=1 HARD=1 INSTALL=1 Models/page-detector/train.sh
+	STACK_TOP=1 HARD=1 Models/page-detector/train.sh
+	WHITE=1 INSTALL=1 Models/page-detector/train.sh
 
 ## Re-render Samples/Media with Focal itself.
 sample-media: deps

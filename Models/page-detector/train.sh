@@ -20,11 +20,11 @@
 #                                                  kinds, scans filling the image among them; see
 #                                                  "The cut network fine-tuned on the hard kinds")
 #   STACK_TOP=1 HARD=1 Models/page-detector/train.sh
-#                                                 (.high's network since 0.7.55, and the start of WHITE=1's: HARD=1's
+#                                                 (.high's network from 0.7.55 to 0.7.64, and the start of today's: HARD=1's
 #                                                  fine-tuned again with a stack's lower sheets as paper, a third of it
 #                                                  averaged with two thirds of its start; see "A stack's lower sheets
 #                                                  as paper in the fine-tune")
-#   WHITE=1 Models/page-detector/train.sh        (a candidate, not shipped: STACK_TOP=1 HARD=1's network fine-tuned on
+#   WHITE=1 Models/page-detector/train.sh        (.high's network since 0.7.65: STACK_TOP=1 HARD=1's network fine-tuned on
 #                                                  white sheets under standing objects, scans filling the image and
 #                                                  white-framed windows, about 50 minutes; see "White sheets, scans
 #                                                  and windows in the fine-tune")
@@ -43,7 +43,7 @@
 #    a decoder with page, outline and corner heads, on them, mirrored and turned by quarter turns, at
 #    several input shapes (train.py --lite --any-orientation, 4 epochs: about 45 minutes);
 # 4. exports Sources/Focal/Models/page-detector.onnx (export.py --lite, which prints its sha256): the
-#    network .low runs (.high runs FOLDERS=all's).
+#    network .low runs (.high runs WHITE=1's, the last of the steps above).
 # The result differs from the committed file in its last bits (PyTorch's CPU kernels are not
 # bit-reproducible across machines); MODEL_CARD.md has the figures of the committed one.
 set -euo pipefail
@@ -142,7 +142,7 @@ if [[ "${ARCH:-lite}" == lite && "${STUDENT:-0}" == 1 ]]; then
     export_high "$work/$run.pt" "$work/$run"
     exit 0
 fi
-# WHITE=1 (README.md's "White sheets, scans and windows in the fine-tune"; a candidate, not shipped):
+# WHITE=1 (README.md's "White sheets, scans and windows in the fine-tune"; .high's network since 0.7.65):
 # STACK_TOP=1 HARD=1's network (WORK/hard-network-top; START= another, such as the shipped one)
 # fine-tuned for MINUTES (35) at 5e-4 on the six student folders, whose maps it keeps near the
 # start's (train.py --distill 1 --anchor-folders 6), and four more: white sheets on pale desks with
