@@ -84,7 +84,6 @@ bench:
 ## SETS= picks some: `make dev-sets SETS="standing-1 held"`; `scripts/eval/dev-sets.py --list` lists them.
 SHARED ?= ../shared
 dev-sets: deps
-	@scripts/install-deps.sh --eval
 	$(SWIFT) build -c release --product focal
 	/usr/bin/python3 scripts/eval/dev-sets.py --shared $(SHARED) $(SETS)
 

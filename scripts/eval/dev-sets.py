@@ -18,16 +18,17 @@ Usage: /usr/bin/python3 scripts/eval/dev-sets.py [--list] [--accuracy high|low|b
                kept, predictions are made again on every run
   --json F     the table as JSON too
 
-Installs what its sets are drawn with and scored by first (`scripts/install-deps.sh --eval`:
-Debian's python3-opencv, ffmpeg, wallpaper photos, textures and fonts). The generators run in a
-Python environment of their own, made on first use in WORK/env (Debian's cv2 with the numpy and
-Pillow that made the quoted figures, from PyPI: make_set.py renders its pages' text with Pillow,
-and another version draws other glyphs, so other clips). Every generator is seeded and runs OpenCV's and numpy's baseline
-code, not the SIMD code each picks for its CPU (BASELINE_CPU): a set made again, on any x86-64
-machine, is the same pictures, and a run gives the same figures. (focal itself runs as users run
-it, on its machine's SIMD code, and the clips' H.264 is encoded by ffmpeg with as many threads as
-the machine has cores: measured on machines with 2.) Sets listed as `held` were not looked at while
-choosing any setting; keep them that way: score them once a change is decided.
+First installs what the sets are drawn and scored with (`scripts/install-deps.sh --eval`: Debian's
+python3-opencv, ffmpeg, wallpaper photos, textures and fonts). The generators run in a Python
+environment of their own, made on first use in WORK/env (Debian's cv2 with the numpy and Pillow
+that made the quoted figures, from PyPI: make_set.py renders its pages' text with Pillow, and
+another version draws other glyphs, so other clips). Every generator is seeded and runs OpenCV's
+and numpy's baseline code, not the SIMD code each picks for its CPU (BASELINE_CPU): a set made
+again, on any x86-64 machine, is the same pictures, and a run gives the same figures. (focal
+itself runs as users run it, on its machine's SIMD code, and the clips' H.264 is encoded by ffmpeg
+with as many threads as the machine has cores: measured on machines with 2.) Sets listed as `held`
+were not looked at while choosing any setting; keep them that way: score them once a change is
+decided.
 """
 import argparse
 import json
@@ -63,8 +64,8 @@ MADE_WITH = 'baseline cpu: %s\n' % json.dumps(BASELINE_CPU, sort_keys=True)
 
 def install_what_the_sets_need():
     """Debian's python3-opencv, ffmpeg, and the photos, textures and fonts the sets are drawn from
-    (`scripts/install-deps.sh --eval`, as `make dev-sets` runs it): checked before the first set is
-    made, so that a fresh machine does not stop at the first set drawn on a wallpaper photo."""
+    (`scripts/install-deps.sh --eval`): checked before the first set is made, so that a fresh
+    machine does not stop at the first set drawn on a wallpaper photo."""
     command = [os.path.join(ROOT, 'scripts', 'install-deps.sh'), '--eval']
     if subprocess.run(command).returncode != 0:
         sys.exit('dev-sets: %s failed; run it, then this again' % ' '.join(command))
