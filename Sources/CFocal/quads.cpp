@@ -1533,8 +1533,10 @@ private:
         const int k = int(std::find(within.begin(), within.end(), true) - within.begin());
         const cv::Point2d a = q[k], b = q[(k + 1) % 4];
         const double reach = laid.reach * std::max(small_.cols, small_.rows);
-        if (best_stepping(a, b, reach) < laid.least_stepping || stepping_beyond(b, a, reach) > p.most_run_on ||
-            stepping_beyond(a, b, reach) > p.most_run_on)
+        const Corners ends = where_sides_end(q);
+        if (best_stepping(a, b, reach) < laid.least_stepping ||
+            stepping_beyond(ends[(k + 1) % 4], ends[k], reach) > p.most_run_on ||
+            stepping_beyond(ends[k], ends[(k + 1) % 4], reach) > p.most_run_on)
             return false;
         return plain_paper_share(at_full(cut->strip)) >= p.least_strip_paper && plain_paper_share(at_full(q)) >= laid.least_paper;
     }
@@ -1550,11 +1552,13 @@ private:
         if (inside != 2 && inside != 3) return false;
         const double reach = p.reach * std::max(small_.cols, small_.rows);
         bool inner_corner = false;
+        const Corners ends = where_sides_end(q);
         for (int k = 0; k < 4; ++k) {
             const int before = (k + 3) % 4, after = (k + 1) % 4;
             if (!within[before] || !within[k] || distance_to_sides(q[k], around) < p.least_corner_depth * size) continue;
             inner_corner = true;
-            if (stepping_beyond(q[before], q[k], reach) > p.most_run_on || stepping_beyond(q[after], q[k], reach) > p.most_run_on)
+            if (stepping_beyond(ends[before], ends[k], reach) > p.most_run_on ||
+                stepping_beyond(ends[after], ends[k], reach) > p.most_run_on)
                 return false;
         }
         if (!inner_corner) return false;
@@ -1574,6 +1578,16 @@ private:
             for (double to = -reach; to <= reach + 1e-9; to += 1.5)
                 best = std::max(best, stepping(a + across * from, b + across * to, gx_, gy_, PageLaidWithin{}.step).fraction());
         return best;
+    }
+
+    // Where the sides of q (working pixels) end, for asking what runs on beyond its corners
+    // (PageLaidWithin::most_run_on, PageBesideOneStrip::most_run_on): where the option asks
+    // (`run_on_from_fitted_corners`, .high), q fitted to the image's edges as a page's quad is
+    // reported. The network's quad stops a cell or two short of a corner, and the line beyond it
+    // then runs on along the page's own side (stacks-1's `04` at .high, 0.88 beyond its inner corner
+    // from the network's quad).
+    Corners where_sides_end(const Corners &q) const {
+        return o_.run_on_from_fitted_corners ? at_working(refined(at_full(q), true)) : q;
     }
 
     // How much the line from `from` through `corner` steps beyond the corner (PageLaidWithin).

@@ -323,6 +323,9 @@ typedef struct {
     int32_t recount_picture_pages; /* count again, on a finer grid, the paper of a network quad too little
                                       paper to be a page (a page mostly photograph with thin margins;
                                       PictureOnPaper in quads.cpp) */
+    int32_t run_on_from_fitted_corners; /* ask whether a page laid on a stack has sides that run on beyond
+                                           its corners from its quad fitted to the image's edges, not from
+                                           the network's coarser quad (PageLaidWithin in quads.cpp) */
 } cfocal_quad_options;
 
 typedef struct cfocal_quad {

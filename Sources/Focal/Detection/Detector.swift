@@ -277,7 +277,8 @@ enum RectangleSearch {
                 lenient_on_unprinted_sheets: profile.isLenientOnUnprintedSheets ? 1 : 0,
                 frame_over_doubted_quads: profile.takesTheFrameOverDoubtedQuads ? 1 : 0,
                 finer_view_model: finerViewPageModel?.handle, finer_view_input: Int32(finerViewPageModel?.inputSize ?? 0),
-                recount_picture_pages: profile.recountsPicturePages ? 1 : 0)
+                recount_picture_pages: profile.recountsPicturePages ? 1 : 0,
+                run_on_from_fitted_corners: profile.asksRunOnFromFittedCorners ? 1 : 0)
             try frame.withShimImage { (image) throws(FocalError) in
                 try check(cfocal_detect_quads(&image, &settings, &results, Int32(results.count), &count), "detect rectangles")
             }
