@@ -1533,9 +1533,9 @@ private:
         const int k = int(std::find(within.begin(), within.end(), true) - within.begin());
         const cv::Point2d a = q[k], b = q[(k + 1) % 4];
         const double reach = laid.reach * std::max(small_.cols, small_.rows);
+        if (best_stepping(a, b, reach) < laid.least_stepping) return false;
         const Corners ends = where_sides_end(q);
-        if (best_stepping(a, b, reach) < laid.least_stepping ||
-            stepping_beyond(ends[(k + 1) % 4], ends[k], reach) > p.most_run_on ||
+        if (stepping_beyond(ends[(k + 1) % 4], ends[k], reach) > p.most_run_on ||
             stepping_beyond(ends[k], ends[(k + 1) % 4], reach) > p.most_run_on)
             return false;
         return plain_paper_share(at_full(cut->strip)) >= p.least_strip_paper && plain_paper_share(at_full(q)) >= laid.least_paper;
@@ -1551,17 +1551,17 @@ private:
         const auto inside = std::count(within.begin(), within.end(), true);
         if (inside != 2 && inside != 3) return false;
         const double reach = p.reach * std::max(small_.cols, small_.rows);
-        bool inner_corner = false;
-        const Corners ends = where_sides_end(q);
+        // Fitted only once a corner lies inside: most candidates have none.
+        std::optional<Corners> ends;
         for (int k = 0; k < 4; ++k) {
             const int before = (k + 3) % 4, after = (k + 1) % 4;
             if (!within[before] || !within[k] || distance_to_sides(q[k], around) < p.least_corner_depth * size) continue;
-            inner_corner = true;
-            if (stepping_beyond(ends[before], ends[k], reach) > p.most_run_on ||
-                stepping_beyond(ends[after], ends[k], reach) > p.most_run_on)
+            if (!ends) ends = where_sides_end(q);
+            if (stepping_beyond((*ends)[before], (*ends)[k], reach) > p.most_run_on ||
+                stepping_beyond((*ends)[after], (*ends)[k], reach) > p.most_run_on)
                 return false;
         }
-        if (!inner_corner) return false;
+        if (!ends) return false;  // no inner corner
         for (int k = 0; k < 4; ++k)
             if (within[k] && best_stepping(q[k], q[(k + 1) % 4], reach) < p.least_stepping) return false;
         return plain_paper_share(at_full(q)) >= p.least_paper;
