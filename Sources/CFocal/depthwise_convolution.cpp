@@ -18,6 +18,7 @@ namespace {
 #if defined(__x86_64__)
 using cfocal::has_avx2_and_fma;
 #endif
+using cfocal::Phases;
 using cfocal::same_on_both_axes;
 
 // The geometry this file runs: one input channel per output channel, a square kernel of `kernel`
@@ -44,23 +45,10 @@ DepthwiseGeometry depthwise_geometry(const cv::dnn::LayerParams &params) {
     return g;
 }
 
-// The zero-padded plane split into Stride × Stride phase planes: phase (a, b) holds the padded
-// plane's pixels at rows a, a + Stride, … and columns b, b + Stride, …, so that every tap of a
-// strided kernel reads one phase plane contiguously. A zero row more than the taps reach is kept
-// below each phase, for the run past the last row (see convolve_plane).
-struct Phases {
-    int rows, cols;
-    size_t plane;
-
-    Phases(int stride, int rows_in, int cols_in, int pad)
-        : rows((rows_in + 2 * pad + stride - 1) / stride + 1), cols((cols_in + 2 * pad + stride - 1) / stride),
-          plane(size_t(rows) * cols) {}
-};
-
 // One channel: bias + the Kernel × Kernel kernel over the zero-padded plane at every `Stride`th
 // position, then ReLU where asked. Each output row is computed over a phase plane's whole width, the
 // columns past out_cols thrown away, so that each tap runs as one long loop the compiler vectorises
-// instead of one short loop a row.
+// instead of one short loop a row. scratch holds zeros where the padding goes (split_into_phases).
 template <int Kernel, int Stride>
 __attribute__((always_inline)) inline void convolve_plane(const float *plane, int rows, int cols, const float *taps,
                                                           float bias, bool relu, float *out, int out_rows, int out_cols,
@@ -68,26 +56,10 @@ __attribute__((always_inline)) inline void convolve_plane(const float *plane, in
     constexpr int kKernel = Kernel, kPad = Kernel / 2;
     const Phases phases(Stride, rows, cols, kPad);
     float *planes = scratch, *sums = scratch + size_t(Stride * Stride) * phases.plane;
-    std::fill(planes, planes + size_t(Stride * Stride) * phases.plane, 0.f);
-    for (int y = 0; y < rows; ++y) {
-        const float *from = plane + size_t(y) * cols;
-        const int r = y + kPad;
-        float *to = planes + size_t((r % Stride) * Stride) * phases.plane + size_t(r / Stride) * phases.cols;
-        if (Stride == 1) {
-            std::copy(from, from + cols, to + kPad);
-            continue;
-        }
-        for (int b = 0; b < Stride; ++b) {  // the columns of phase b: padded columns b, b + Stride, …
-            float *phase = to + size_t(b) * phases.plane;
-            const int first = ((b - kPad) % Stride + Stride) % Stride;  // the first x with (x + kPad) % Stride == b
-            for (int x = first; x < cols; x += Stride) phase[(x + kPad) / Stride] = from[x];
-        }
-    }
+    cfocal::split_into_phases(plane, rows, cols, kPad, Stride, phases, planes);
     const float *tap_at[kKernel * kKernel];
     for (int i = 0; i < kKernel; ++i)
-        for (int j = 0; j < kKernel; ++j)
-            tap_at[i * kKernel + j] = planes + size_t((i % Stride) * Stride + j % Stride) * phases.plane +
-                                      size_t(i / Stride) * phases.cols + j / Stride;
+        for (int j = 0; j < kKernel; ++j) tap_at[i * kKernel + j] = planes + phases.tap_offset(Stride, i, j);
     const int count = out_rows * phases.cols;
     for (int n = 0; n < count; ++n) {
         float sum = bias;
@@ -95,14 +67,7 @@ __attribute__((always_inline)) inline void convolve_plane(const float *plane, in
         for (int t = 0; t < kKernel * kKernel; ++t) sum += taps[t] * tap_at[t][n];
         sums[n] = sum;
     }
-    for (int y = 0; y < out_rows; ++y) {
-        const float *row = sums + size_t(y) * phases.cols;
-        float *to = out + size_t(y) * out_cols;
-        if (relu)
-            for (int x = 0; x < out_cols; ++x) to[x] = std::max(row[x], 0.f);
-        else
-            std::copy(row, row + out_cols, to);
-    }
+    cfocal::crop_rows(sums, phases.cols, relu, out, out_rows, out_cols);
 }
 
 #if defined(__x86_64__)
@@ -158,6 +123,7 @@ class DepthwiseConvolution final : public cfocal::ShimConvolution {
         cv::parallel_for_(cv::Range(0, planes), [&](const cv::Range &range) {
             const int stride = geometry_.stride;
             const Phases phases(stride, rows, cols, geometry_.pad);
+            // Zeroed once: each channel's split writes the same places (split_into_phases).
             std::vector<float> scratch(size_t(stride * stride + 1) * phases.plane);
             for (int p = range.start; p < range.end; ++p) {
                 const int channel = p % geometry_.channels;

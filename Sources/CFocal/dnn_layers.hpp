@@ -1,5 +1,6 @@
 // The shim's own layers for what OpenCV 4.6's dnn runs slowly in the page networks: depthwise and
-// pointwise convolutions (depthwise_convolution.cpp, pointwise_convolution.cpp) and nearest-neighbour
+// pointwise convolutions (depthwise_convolution.cpp, pointwise_convolution.cpp), the 3 × 3
+// convolution of the colour planes that starts them (stem_convolution.cpp) and nearest-neighbour
 // upsampling (nearest_upsampling.cpp); onnx.cpp registers them over dnn's "Convolution" and
 // "Resize" types.
 #pragma once
@@ -7,12 +8,15 @@
 #include <opencv2/dnn.hpp>
 #include <opencv2/dnn/all_layers.hpp>
 
+#include <algorithm>
+
 namespace cfocal {
 
 // A layer for the convolution params describe, or null where the file does not take it (OpenCV's
 // own layer runs it then).
 cv::Ptr<cv::dnn::Layer> depthwise_convolution_for(const cv::dnn::LayerParams &params);
 cv::Ptr<cv::dnn::Layer> pointwise_convolution_for(const cv::dnn::LayerParams &params);
+cv::Ptr<cv::dnn::Layer> stem_convolution_for(const cv::dnn::LayerParams &params);
 // The same for a resize.
 cv::Ptr<cv::dnn::Layer> nearest_upsampling_for(const cv::dnn::LayerParams &params);
 
@@ -43,6 +47,62 @@ inline void single_float_blobs(cv::InputArrayOfArrays inputs_arr, cv::OutputArra
     in = inputs[0];
     out = outputs[0];
     CV_Assert(in.type() == CV_32F && out.type() == CV_32F && in.isContinuous() && out.isContinuous());
+}
+
+// A zero-padded plane split into stride × stride phase planes: phase (a, b) holds the padded
+// plane's pixels at rows a, a + stride, … and columns b, b + stride, …, so that every tap of a
+// strided kernel reads one phase plane contiguously. A zero row more than the taps reach is kept
+// below each phase, for the run past the last row (a convolution computes each output row over a
+// phase plane's whole width and throws the columns past its output's away: crop_rows).
+struct Phases {
+    int rows, cols;
+    size_t plane;
+
+    Phases(int stride, int rows_in, int cols_in, int pad)
+        : rows((rows_in + 2 * pad + stride - 1) / stride + 1), cols((cols_in + 2 * pad + stride - 1) / stride),
+          plane(size_t(rows) * cols) {}
+
+    // Where tap (i, j) of a kernel at output 0 reads, from the first phase plane's start.
+    size_t tap_offset(int stride, int i, int j) const {
+        return size_t((i % stride) * stride + j % stride) * plane + size_t(i / stride) * cols + j / stride;
+    }
+};
+
+// plane (rows × cols), padded by `pad` zeros on every side, into its stride × stride phase planes
+// at `to` (stride² × phases.plane floats). Only the plane's own pixels are written: `to` holds zeros
+// everywhere else already (a zeroed buffer, or one a plane of the same shape was split into), so
+// that a layer splitting hundreds of channels zeroes its buffer once, not for each.
+inline void split_into_phases(const float *plane, int rows, int cols, int pad, int stride, const Phases &phases,
+                              float *to) {
+    for (int y = 0; y < rows; ++y) {
+        const float *from = plane + size_t(y) * cols;
+        const int r = y + pad;
+        float *row = to + size_t((r % stride) * stride) * phases.plane + size_t(r / stride) * phases.cols;
+        if (stride == 1) {
+            std::copy(from, from + cols, row + pad);
+            continue;
+        }
+        for (int b = 0; b < stride; ++b) {  // the columns of phase b: padded columns b, b + stride, …
+            float *phase = row + size_t(b) * phases.plane;
+            const int first = ((b - pad) % stride + stride) % stride;  // the first x with (x + pad) % stride == b
+            float *into = phase + (first + pad) / stride;
+            const float *source = from + first;
+            for (int i = 0, count = (cols - first + stride - 1) / stride; i < count; ++i) into[i] = source[i * stride];
+        }
+    }
+}
+
+// The first out_cols of each of out_rows rows `width` apart, into out (out_rows × out_cols),
+// ReLU applied where asked.
+inline void crop_rows(const float *sums, int width, bool relu, float *out, int out_rows, int out_cols) {
+    for (int y = 0; y < out_rows; ++y) {
+        const float *row = sums + size_t(y) * width;
+        float *to = out + size_t(y) * out_cols;
+        if (relu)
+            for (int x = 0; x < out_cols; ++x) to[x] = std::max(row[x], 0.f);
+        else
+            std::copy(row, row + out_cols, to);
+    }
 }
 
 // What the shim's convolution layers share: OpenCV's CPU backend only, a following ReLU taken in

@@ -14,6 +14,7 @@ namespace {
 cv::Ptr<cv::dnn::Layer> create_convolution(cv::dnn::LayerParams &params) {
     if (cv::Ptr<cv::dnn::Layer> layer = depthwise_convolution_for(params)) return layer;
     if (cv::Ptr<cv::dnn::Layer> layer = pointwise_convolution_for(params)) return layer;
+    if (cv::Ptr<cv::dnn::Layer> layer = stem_convolution_for(params)) return layer;
     return cv::dnn::ConvolutionLayer::create(params);
 }
 

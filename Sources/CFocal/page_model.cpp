@@ -23,8 +23,9 @@ namespace cfocal {
 
 namespace {
 
-// The image's pixels inside roi, reduced to size BGR, as the network takes them.
-cv::Mat squeezed_input(const cfocal_image &image, const cv::Rect &roi, cv::Size size) {
+// The image's pixels inside roi, reduced to size BGR, as the network takes them; a YUV420P image's
+// luma from `luma`'s halvings where they are of it.
+cv::Mat squeezed_input(const cfocal_image &image, const cv::Rect &roi, cv::Size size, Halvings *luma) {
     // Colour is converted after the reduction, on the input's pixels rather than on the frame's
     // (the conversions are affine, so averaging first gives the same colours but for clipping).
     // Still images (BGR) are averaged over each input pixel's area in one step, as the phone
@@ -41,8 +42,10 @@ cv::Mat squeezed_input(const cfocal_image &image, const cv::Rect &roi, cv::Size 
     // 0.7.0, which blurred a page's region away in frames the camera swung in (facade clips, seed
     // 5: 0.968 → 0.978 at .high, 0.949 → 0.983 at .low), and it costs less (at .high, 0.06 instead
     // of 0.25 ms a plane for the last step).
-    auto mipmapped = [&](cv::Mat plane) {
-        while (plane.cols / 2 >= 1.5 * size.width && plane.rows / 2 >= 1.5 * size.height) plane = halved(plane);
+    auto mipmapped = [&](cv::Mat plane, Halvings *kept = nullptr) {
+        if (kept != nullptr && !kept->of(plane)) kept = nullptr;
+        for (int times = 1; plane.cols / 2 >= 1.5 * size.width && plane.rows / 2 >= 1.5 * size.height; ++times)
+            plane = kept != nullptr ? kept->halved_times(times) : halved(plane);
         // A plane the halvings could not bring near the input (a frame squeezed to a square, a
         // 640 × 480 frame at .high) is averaged over the rest of the way instead: interpolating
         // from 2.5 or more pixels apart would alias.
@@ -61,7 +64,8 @@ cv::Mat squeezed_input(const cfocal_image &image, const cv::Rect &roi, cv::Size 
         cv::Rect chroma = cv::Rect(cv::Point(roi.x / 2, roi.y / 2), cv::Point((roi.x + roi.width + 1) / 2, (roi.y + roi.height + 1) / 2)) &
                           cv::Rect(0, 0, planes[1].cols, planes[1].rows);
         cv::Mat ycrcb;
-        cv::merge(std::vector<cv::Mat>{mipmapped(planes[0](roi)), mipmapped(planes[2](chroma)), mipmapped(planes[1](chroma))},
+        cv::merge(std::vector<cv::Mat>{mipmapped(planes[0](roi), luma), mipmapped(planes[2](chroma)),
+                                       mipmapped(planes[1](chroma))},
                   ycrcb);
         cv::cvtColor(ycrcb, input, cv::COLOR_YCrCb2BGR);
         break;
@@ -127,19 +131,19 @@ void check_side(const cfocal_page_model *model, int side) {
 
 }  // namespace
 
-PageMaps page_maps(cfocal_page_model *model, const cfocal_image &image, int side) {
+PageMaps page_maps(cfocal_page_model *model, const cfocal_image &image, int side, Halvings *luma) {
     check_side(model, side);
     // Squeezed to a square, as the network was trained: a 16:9 frame keeps its whole field of view.
-    return forward(model, squeezed_input(image, cv::Rect(0, 0, image.width, image.height), cv::Size(side, side)));
+    return forward(model, squeezed_input(image, cv::Rect(0, 0, image.width, image.height), cv::Size(side, side), luma));
 }
 
-PageMaps page_maps_proportional(cfocal_page_model *model, const cfocal_image &image, int side) {
+PageMaps page_maps_proportional(cfocal_page_model *model, const cfocal_image &image, int side, Halvings *luma) {
     check_side(model, side);
     // A portrait phone photo squeezed to a square is half its height: a card held up in it is a
     // strip a few cells high (the phone photos' card held by a hand: 0.75 at .low squeezed, 1.00
     // at its own proportions), and a small card in a 16:9 frame loses half its width.
     const cv::Size size = proportional_size(image.width, image.height, side);
-    return forward(model, squeezed_input(image, cv::Rect(0, 0, image.width, image.height), size));
+    return forward(model, squeezed_input(image, cv::Rect(0, 0, image.width, image.height), size, luma));
 }
 
 cv::Size page_map_size(int width, int height, int side, int32_t view) {
@@ -150,10 +154,10 @@ cv::Size page_map_size(int width, int height, int side, int32_t view) {
     }
 }
 
-PageMaps page_maps_in(cfocal_page_model *model, const cfocal_image &image, int side, int32_t view) {
+PageMaps page_maps_in(cfocal_page_model *model, const cfocal_image &image, int side, int32_t view, Halvings *luma) {
     switch (view) {
-    case CFOCAL_PAGE_VIEW_SQUEEZED: return page_maps(model, image, side);
-    case CFOCAL_PAGE_VIEW_PROPORTIONAL: return page_maps_proportional(model, image, side);
+    case CFOCAL_PAGE_VIEW_SQUEEZED: return page_maps(model, image, side, luma);
+    case CFOCAL_PAGE_VIEW_PROPORTIONAL: return page_maps_proportional(model, image, side, luma);
     default: fail(CFOCAL_ERR_INVALID_ARGUMENT, "find pages with the model: unknown page view " + std::to_string(view));
     }
 }

@@ -4,6 +4,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numeric>
 
@@ -230,6 +231,23 @@ double brightest_tenth(std::vector<double> values) {
     return *tenth;
 }
 
+// The same of an 8-bit image's pixels, counted in a histogram instead of sorted as doubles (a
+// tenth of the time on a quad seen square-on).
+double brightest_tenth(const cv::Mat &gray) {
+    std::array<size_t, 256> counts{};
+    for (int y = 0; y < gray.rows; ++y) {
+        const uint8_t *row = gray.ptr<uint8_t>(y);
+        for (int x = 0; x < gray.cols; ++x) ++counts[row[x]];
+    }
+    const size_t total = gray.total(), rank = size_t(0.9 * (total - 1));
+    size_t below = 0;
+    for (int value = 0; value < 256; ++value) {
+        below += counts[value];
+        if (below > rank) return value;
+    }
+    return 255;
+}
+
 // How bright, against the brightest tenth, a point must be to count as paper: what interior_paper
 // and largest_paper_piece mark.
 const double paper_dim = 0.6;
@@ -354,7 +372,7 @@ SquareOnPaper square_on_paper(const Corners &q, const cv::Mat &gray, int longest
     cv::Mat interior;
     cv::warpPerspective(gray, interior, cv::getPerspectiveTransform(from.data(), to.data()),
                         cv::Size(w - 2 * mx, h - 2 * my), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
-    const double bright = brightest_tenth(std::vector<double>(interior.begin<uint8_t>(), interior.end<uint8_t>()));
+    const double bright = brightest_tenth(interior);
     return {interior >= paper_dim * bright, cv::getPerspectiveTransform(to.data(), from.data())};
 }
 

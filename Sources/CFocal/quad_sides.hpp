@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <vector>
 
 namespace cfocal::quad {
@@ -74,8 +75,10 @@ using OutlineAt = std::function<double(const cv::Point2d &)>;
 // Sub-pixel points where side a → b meets the strongest step across it, at `samples` places from
 // `from` to `to` of the way along, searched `radius` pixels to either side. Given `outline`, a step
 // counts in proportion to it there: the edge most likely the page's side, not the strongest.
+// outline_most bounds outline's values, where known, so that it is asked less.
 std::vector<cv::Point2f> side_edges(const cv::Point2d &a, const cv::Point2d &b, const cv::Mat &gray, double radius,
-                                    int samples, double from = 0.1, double to = 0.9, const OutlineAt &outline = {});
+                                    int samples, double from = 0.1, double to = 0.9, const OutlineAt &outline = {},
+                                    double outline_most = std::numeric_limits<double>::infinity());
 
 // q with each side moved onto the strongest edge near it (within `radius`), its corners where the
 // fitted lines meet; q itself where that fails (keep_edgeless: a side without edge stays put).

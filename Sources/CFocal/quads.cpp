@@ -786,8 +786,9 @@ public:
         searched_.min_aspect_ratio = o.min_aspect_ratio < shapes.narrowest_asked ? o.min_aspect_ratio : shapes.least_aspect;
         searched_.max_aspect_ratio = 1;
         full_ = gray_of(image);
+        luma_ = Halvings(full_);
         scale_ = std::min(1.0, double(std::max(64, int(o.working_size))) / std::max(full_.cols, full_.rows));
-        if (scale_ < 1) resize_by(full_, small_, scale_, cv::INTER_AREA);
+        if (scale_ < 1) resize_by(luma_, small_, scale_);
         else small_ = full_;
         cv::GaussianBlur(small_, smooth_, cv::Size(5, 5), 0);
         shorter_ = std::min(small_.cols, small_.rows);
@@ -809,7 +810,7 @@ public:
     // unless the likeliest of them is clear without it (FinerViewGate).
     void network_candidates() {
         if (!learned_) return;
-        first_look_ = page_maps_in(o_.page_model, image_, o_.page_model_input, o_.page_model_view);
+        first_look_ = page_maps_in(o_.page_model, image_, o_.page_model_input, o_.page_model_view, &luma_);
         network_candidates(first_look_);
         if (o_.finer_view_model == nullptr || sure_without_finer_view()) return;
         blend_finer_view();
@@ -830,7 +831,7 @@ public:
     // The finer view's maps blended into the first look's (FinerView).
     void blend_finer_view() {
         const PageMaps finer =
-            at_first_look_size(page_maps_in(o_.finer_view_model, image_, o_.finer_view_input, o_.page_model_view));
+            at_first_look_size(page_maps_in(o_.finer_view_model, image_, o_.finer_view_input, o_.page_model_view, &luma_));
         const double share = FinerView{}.share;
         cv::addWeighted(first_look_.page, 1 - share, finer.page, share, 0, first_look_.page);
         cv::addWeighted(first_look_.outline, 1 - share, finer.outline, share, 0, first_look_.outline);
@@ -879,7 +880,7 @@ public:
     void look_again(bool empty_frame_look) {
         cfocal_page_model *model = empty_frame_look ? o_.empty_frame_look_model : o_.second_look_model;
         const int input = empty_frame_look ? o_.empty_frame_look_input : o_.second_look_input;
-        second_look_ = at_first_look_size(page_maps_in(model, image_, input, o_.page_model_view));
+        second_look_ = at_first_look_size(page_maps_in(model, image_, input, o_.page_model_view, &luma_));
         PageMaps both;
         cv::max(first_look_.page, second_look_.page, both.page);
         cv::max(first_look_.outline, second_look_.outline, both.outline);
@@ -1739,6 +1740,7 @@ private:
     const cfocal_quad_options &o_;
     cfocal_quad_options searched_;  // o_ with the shapes the search weighs (ShapeSelection)
     cv::Mat full_, small_, smooth_, gx_, gy_, strong_edges_;
+    Halvings luma_;  // full_'s halvings, shared by small_ and the network's inputs
     double scale_ = 1, shorter_ = 0, min_side_ = 0, min_area_ = 0, bright_reference_ = 0, give_up_ = 0;
     bool learned_ = false;
     PageMaps first_look_;

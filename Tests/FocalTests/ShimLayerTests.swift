@@ -4,9 +4,9 @@ import Testing
 
 @testable import Focal
 
-/// The shim runs the networks' depthwise (3 × 3 and 5 × 5, stride 1 and 2) and pointwise (1 × 1)
-/// convolutions itself, a ReLU after them taken in or not, and their nearest-neighbour upsampling,
-/// between OpenCV's own layers. A probe network made of them (`Resources/shim_layer_probe/
+/// The shim runs the networks' depthwise (3 × 3 and 5 × 5, stride 1 and 2), pointwise (1 × 1) and
+/// three-channel 3 × 3 (the stem's, stride 1 and 2) convolutions itself, a ReLU after them taken in
+/// or not, and their nearest-neighbour upsampling, between OpenCV's own layers. A probe network made of them (`Resources/shim_layer_probe/
 /// make-probe.py`) must give the page map that script's numpy arithmetic gives on the same image.
 @Suite struct ShimLayerTests {
     static let width = 160, height = 96
@@ -46,8 +46,8 @@ import Testing
         let largest = zip(map.values, expected).map { abs($0 - $1) }.max() ?? 1
         // Float rounding: 3e-7 measured; a tap or a phase off by one moves values by 0.01 or more.
         #expect(largest < 1e-5, "the map differs from numpy's by up to \(largest)")
-        // The probe's map spreads over most of (0, 1) (0.010 to 0.932), so a wrong layer cannot hide
-        // in saturation.
+        // The probe's map spreads over most of (0, 1) (0.009 to 0.998, half of its 15 cells' values
+        // between 0.07 and 0.86), so a wrong layer cannot hide in saturation.
         #expect((expected.min() ?? 1) < 0.1 && (expected.max() ?? 0) > 0.9)
     }
 }

@@ -3,11 +3,13 @@
 
 The probe is a page network in shape only (1 × 3 × H × W BGR in, two maps out, sigmoid inside) made
 of the layers the shim runs itself (Sources/CFocal/depthwise_convolution.cpp,
-pointwise_convolution.cpp, nearest_upsampling.cpp): depthwise 5 × 5 and 3 × 3 kernels at stride 1
-and 2, with and without a ReLU after them, down to a 6 × 10 map (60 pixels: not a whole number of
-the pointwise layer's 16-pixel runs), then two 1 × 1 convolutions (3 → 8 channels with a ReLU: not a
-whole number of its 6-channel blocks; 8 → 2), and a nearest-neighbour resize by 16 back to the
-input's size, before OpenCV's own sigmoid. The expected page map is this script's own arithmetic in numpy, not OpenCV's, for the test image the
+pointwise_convolution.cpp, stem_convolution.cpp, nearest_upsampling.cpp): a 3 × 3 convolution of the
+three colour planes at stride 2 with a ReLU (the stem: 3 outputs, not a whole number of its 8-channel
+blocks), depthwise 5 × 5 and 3 × 3 kernels at stride 1 and 2, with and without a ReLU after them,
+another stem-like 3 × 3 convolution at stride 1 without one, down to a 3 × 5 map (15 pixels: not a
+whole number of the pointwise layer's 16-pixel runs), then two 1 × 1 convolutions (3 → 8 channels
+with a ReLU: not a whole number of its 6-channel blocks; 8 → 2), and a nearest-neighbour resize by
+32 back to the input's size, before OpenCV's own sigmoid. The expected page map is this script's own arithmetic in numpy, not OpenCV's, for the test image the
 test draws (`probe_pixel`, the same formula there). Weights come from formulas: nothing is random.
 
 Run with numpy and onnx (Models/page-detector/train.sh's venv has both):
@@ -34,24 +36,28 @@ def image():
     return np.stack([probe_pixel(xs, ys, c) for c in range(3)]).astype(np.float32)[None]
 
 
-# (kernel, stride, ReLU after it, weight scale, bias): each 3 channels, one kernel a channel.
-LAYERS = [(5, 1, True, 1 / 60, 0.0), (3, 1, False, 1.0, 0.1), (5, 2, True, 1 / 12, 0.0), (3, 2, False, 1 / 3, 0.05),
-          (3, 2, True, 1.0, 0.0), (3, 2, False, 1.0, 0.0)]
+# (kind, kernel, stride, ReLU after it, weight scale, bias): each 3 channels; "depthwise" one kernel a
+# channel, "dense" (the stem's kind) a 3 × 3 kernel over all three for each output.
+LAYERS = [("dense", 3, 2, True, 1.0, 0.0), ("depthwise", 5, 1, True, 1 / 60, 0.0), ("depthwise", 3, 1, False, 1.0, 0.1),
+          ("depthwise", 5, 2, True, 1 / 12, 0.0), ("depthwise", 3, 2, False, 1 / 3, 0.05), ("dense", 3, 1, False, 1 / 2, -5.0),
+          ("depthwise", 3, 2, True, 1.0, 0.0), ("depthwise", 3, 2, False, 1.0, 0.0)]
 # The two 1 × 1 convolutions: 3 → 8 channels (then a ReLU), 8 → 2; weights and biases from formulas.
 WIDE = np.array([[math.cos(1 + o * 3 + c * 5) for c in range(3)] for o in range(8)], np.float32)
 WIDE_BIAS = np.array([0.1 * (o - 4) for o in range(8)], np.float32)
 NARROW = np.array([[math.sin(2 + o * 7 + c * 3) / 3 for c in range(8)] for o in range(2)], np.float32)
 
 
-def depthwise_weights(index, kernel, scale, bias):
-    w = np.array([[[[math.sin(1 + index * 11 + c * 7 + i * 5 + j * 3) * scale for j in range(kernel)] for i in range(kernel)]]
-                  for c in range(3)], np.float32)
+def layer_weights(index, kind, kernel, scale, bias):
+    inputs = 3 if kind == "dense" else 1
+    w = np.array([[[[math.sin(1 + index * 11 + c * 7 + k * 13 + i * 5 + j * 3) * scale for j in range(kernel)]
+                    for i in range(kernel)] for k in range(inputs)] for c in range(3)], np.float32)
     b = np.array([bias + 0.1 * c for c in range(3)], np.float32)
     return w, b
 
 
-def depthwise(x, w, b, stride):
-    """The depthwise convolution written out: zero padding of kernel // 2 on every side."""
+def convolution(x, w, b, stride, dense):
+    """The convolution written out: zero padding of kernel // 2 on every side; each output channel
+    from its own input channel (depthwise) or from all of them (dense)."""
     kernel = w.shape[-1]
     pad = kernel // 2
     _, channels, rows, cols = x.shape
@@ -60,17 +66,19 @@ def depthwise(x, w, b, stride):
     out_rows, out_cols = (rows + 2 * pad - kernel) // stride + 1, (cols + 2 * pad - kernel) // stride + 1
     out = np.zeros((channels, out_rows, out_cols), np.float64)
     for c in range(channels):
-        for i in range(kernel):
-            for j in range(kernel):
-                out[c] += w[c, 0, i, j] * padded[c, i:i + stride * out_rows:stride, j:j + stride * out_cols:stride]
+        for k in range(w.shape[1]):
+            source = k if dense else c
+            for i in range(kernel):
+                for j in range(kernel):
+                    out[c] += w[c, k, i, j] * padded[source, i:i + stride * out_rows:stride, j:j + stride * out_cols:stride]
         out[c] += b[c]
     return out[None]
 
 
 def expected(x):
-    for index, (kernel, stride, relu, scale, bias) in enumerate(LAYERS):
-        w, b = depthwise_weights(index, kernel, scale, bias)
-        x = depthwise(x, w, b, stride)
+    for index, (kind, kernel, stride, relu, scale, bias) in enumerate(LAYERS):
+        w, b = layer_weights(index, kind, kernel, scale, bias)
+        x = convolution(x, w, b, stride, kind == "dense")
         if relu:
             x = np.maximum(x, 0)
     x = np.maximum(np.einsum("oc,bchw->bohw", WIDE.astype(np.float64), x) + WIDE_BIAS[None, :, None, None], 0)
@@ -82,17 +90,17 @@ def expected(x):
 
 def graph():
     nodes, weights, previous = [], [], "image"
-    for index, (kernel, stride, relu, scale, bias) in enumerate(LAYERS):
-        w, b = depthwise_weights(index, kernel, scale, bias)
+    for index, (kind, kernel, stride, relu, scale, bias) in enumerate(LAYERS):
+        w, b = layer_weights(index, kind, kernel, scale, bias)
         weights += [numpy_helper.from_array(w, "w%d" % index), numpy_helper.from_array(b, "b%d" % index)]
         out = "conv%d" % index
         nodes.append(helper.make_node("Conv", [previous, "w%d" % index, "b%d" % index], [out], kernel_shape=[kernel, kernel],
-                                      group=3, strides=[stride, stride], pads=[kernel // 2] * 4))
+                                      group=1 if kind == "dense" else 3, strides=[stride, stride], pads=[kernel // 2] * 4))
         if relu:
             nodes.append(helper.make_node("Relu", [out], [out + "_relu"]))
             out += "_relu"
         previous = out
-    factor = 2 ** sum(1 for layer in LAYERS if layer[1] == 2)
+    factor = 2 ** sum(1 for layer in LAYERS if layer[2] == 2)
     weights += [numpy_helper.from_array(WIDE[:, :, None, None], "wide"), numpy_helper.from_array(WIDE_BIAS, "wide_bias"),
                 numpy_helper.from_array(NARROW[:, :, None, None], "narrow"),
                 numpy_helper.from_array(np.zeros(2, np.float32), "narrow_bias"),
