@@ -84,10 +84,29 @@ cv::dnn::Net &network_for(cfocal_page_model *model, cv::Size size) {
     return model->nets.emplace(key, net).first->second;
 }
 
+// input (8-bit BGR) as the network's 1 × 3 × rows × cols float blob: cv::dnn::blobFromImage's
+// values (scale 1, no mean, no swap), in one pass instead of its conversion, subtraction and split.
+cv::Mat blob_of(const cv::Mat &input) {
+    CV_Assert(input.type() == CV_8UC3);
+    const int rows = input.rows, cols = input.cols;
+    cv::Mat blob(std::vector<int>{1, 3, rows, cols}, CV_32F);
+    float *blue = blob.ptr<float>(0, 0), *green = blob.ptr<float>(0, 1), *red = blob.ptr<float>(0, 2);
+    for (int y = 0; y < rows; ++y) {
+        const uint8_t *pixel = input.ptr<uint8_t>(y);
+        const size_t row = size_t(y) * cols;
+        for (int x = 0; x < cols; ++x) {
+            blue[row + x] = pixel[3 * x];
+            green[row + x] = pixel[3 * x + 1];
+            red[row + x] = pixel[3 * x + 2];
+        }
+    }
+    return blob;
+}
+
 // The network's page and outline maps for input (8-bit BGR), at the input's size.
 PageMaps maps_from(cfocal_page_model *model, cv::dnn::Net &net, const cv::Mat &input) {
     const cv::Size size = input.size();
-    net.setInput(cv::dnn::blobFromImage(input, 1.0, size, cv::Scalar(), false, false));
+    net.setInput(blob_of(input));
     cv::Mat output = net.forward();
     // The maps come at the input's size or a whole fraction of it (a network with a head at half
     // resolution); smaller ones are interpolated to the input's size, as such a network is trained.

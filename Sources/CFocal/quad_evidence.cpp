@@ -321,17 +321,19 @@ cv::Vec3d frame_white(const cv::Mat &gray, const cfocal_image &image) {
     if (image.format == CFOCAL_GRAY8) return {1, 1, 1};
     const auto planes = planes_of(image);
     const int steps = 32;
-    std::vector<std::pair<int, cv::Vec3d>> samples;
+    // Each sample's place rides with its gray level; only the brightest are read in colour (the
+    // sort compares levels alone, so it picks and orders the same samples either way).
+    std::vector<std::pair<int, cv::Point>> samples;
     for (int u = 0; u < steps; ++u)
         for (int v = 0; v < steps; ++v) {
             const int x = int((u + 0.5) * gray.cols / steps), y = int((v + 0.5) * gray.rows / steps);
-            samples.emplace_back(gray.at<uint8_t>(y, x), colour_at(image, planes, x, y));
+            samples.emplace_back(gray.at<uint8_t>(y, x), cv::Point(x, y));
         }
     const size_t brightest = samples.size() / 20;
     std::partial_sort(samples.begin(), samples.begin() + brightest, samples.end(),
                       [](const auto &a, const auto &b) { return a.first > b.first; });
     cv::Vec3d white(0, 0, 0);
-    for (size_t k = 0; k < brightest; ++k) white += samples[k].second;
+    for (size_t k = 0; k < brightest; ++k) white += colour_at(image, planes, samples[k].second.x, samples[k].second.y);
     return white / double(brightest);
 }
 
