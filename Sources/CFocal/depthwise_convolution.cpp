@@ -49,9 +49,10 @@ DepthwiseGeometry depthwise_geometry(const cv::dnn::LayerParams &params) {
 constexpr int kRowWideEnough = 32;
 
 // One channel: bias + the Kernel × Kernel kernel over the zero-padded plane at every `Stride`th
-// position, then ReLU where asked. Each output row is computed over a phase plane's whole width, the
-// columns past out_cols thrown away, so that each tap runs as one long loop the compiler vectorises
-// instead of one short loop a row. scratch holds zeros where the padding goes (split_into_phases).
+// position, then ReLU where asked. A narrow map (the 6 to 18 columns at 1/16) has each output row
+// computed over a phase plane's whole width, the columns past out_cols thrown away, so that each
+// tap runs as one long loop the compiler vectorises instead of one short loop a row; a wide one row
+// by row. scratch holds zeros where the padding goes (split_into_phases).
 template <int Kernel, int Stride>
 __attribute__((always_inline)) inline void convolve_plane(const float *plane, int rows, int cols, const float *taps,
                                                           float bias, bool relu, float *out, int out_rows, int out_cols,

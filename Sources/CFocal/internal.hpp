@@ -93,8 +93,8 @@ class Halvings {
     std::vector<cv::Mat> levels_;
 };
 
-// resize_by(halvings' plane, dst, scale, cv::INTER_AREA), from the kept halvings where the
-// reduction is some.
+// resize_by(halvings' plane, dst, scale, cv::INTER_AREA), taken from the kept halvings where the
+// scale is a whole number of them.
 void resize_by(Halvings &halvings, cv::Mat &dst, double scale);
 
 // The gray level below which `fraction` of an 8-bit image's pixels lie.

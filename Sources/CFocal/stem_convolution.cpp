@@ -1,11 +1,13 @@
 // The page networks' first layer, a 3 × 3 convolution of the three colour planes (EfficientNet-Lite's
 // stem: 32 outputs at stride 2), run here rather than by OpenCV 4.6's dnn. 4.6 runs it on its
 // general path, which packs the input into columns first: the network's largest layer (at .low's
-// 96 × 160 0.23 ms of the network's 2.3; at .high's 160 × 288 0.64 of 5.7). Here each input plane
-// is split once into phase planes (dnn_layers.hpp), and every output is a run of 27 multiply-adds
-// over them, four output channels at once, which the compiler vectorises as depthwise_convolution.cpp's
-// loops are. onnx.cpp registers it over dnn's "Convolution" type; the outputs are OpenCV's to float
-// rounding (the sums are taken in another order).
+// 96 × 160 0.23 ms of the network's 2.3; at .high's 160 × 288 0.64 of 5.7; here 0.12 and 0.23).
+// Each input plane is split once into phase planes (dnn_layers.hpp), and every output is a run of
+// 27 multiply-adds over them, eight output channels at once (eight chains of sums in flight, each
+// input loaded once for them), which the compiler vectorises as depthwise_convolution.cpp's loops
+// are. onnx.cpp registers it over dnn's "Convolution" type; the outputs are OpenCV's to float
+// rounding (the sums are taken in another order; ShimLayerTests). PP-OCR's text detector starts
+// with such a layer too, and runs it here.
 #include "dnn_layers.hpp"
 #include "internal.hpp"
 
