@@ -11,46 +11,40 @@
 namespace cfocal::quad {
 namespace {
 
-// The parabola v = a + b u + c u² nearest (least squares) to the points whose index `use` admits.
-// The points are visited in index order (the sums' order), through `next`: the index after k that
-// is admitted, or uv.size().
-template <typename Next>
-bool parabola_through_visited(const std::vector<cv::Point2d> &uv, Next next, cv::Vec3d &abc) {
+// The least-squares parabola v = a + b u + c u² of the points added to it, in the order added.
+struct ParabolaFit {
     cv::Matx33d normal_matrix = cv::Matx33d::zeros();
-    cv::Vec3d right(0, 0, 0);
+    cv::Vec3d right{0, 0, 0};
     int used = 0;
-    for (size_t k = next(size_t(0)); k < uv.size(); k = next(k + 1)) {
-        const double u = uv[k].x, powers[3] = {1, u, u * u};
+
+    void add(const cv::Point2d &uv) {
+        const double u = uv.x, powers[3] = {1, u, u * u};
         for (int r = 0; r < 3; ++r) {
-            right[r] += powers[r] * uv[k].y;
+            right[r] += powers[r] * uv.y;
             for (int col = 0; col < 3; ++col) normal_matrix(r, col) += powers[r] * powers[col];
         }
         ++used;
     }
-    return used >= 3 && cv::solve(normal_matrix, right, abc, cv::DECOMP_LU);
-}
 
+    bool solve(cv::Vec3d &abc) const { return used >= 3 && cv::solve(normal_matrix, right, abc, cv::DECOMP_LU); }
+};
+
+// The parabola nearest to the points whose index `use` admits.
 template <typename Admit>
 bool parabola_through(const std::vector<cv::Point2d> &uv, Admit use, cv::Vec3d &abc) {
-    return parabola_through_visited(
-        uv,
-        [&](size_t k) {
-            while (k < uv.size() && !use(k)) ++k;
-            return k;
-        },
-        abc);
+    ParabolaFit fit;
+    for (size_t k = 0; k < uv.size(); ++k)
+        if (use(k)) fit.add(uv[k]);
+    return fit.solve(abc);
 }
 
-// The same through three points given by ascending indices, without visiting the rest.
+// The same through the points at ascending indices `picks` (one counted once), without visiting
+// the rest.
 bool parabola_through(const std::vector<cv::Point2d> &uv, const std::array<size_t, 3> &picks, cv::Vec3d &abc) {
-    return parabola_through_visited(
-        uv,
-        [&](size_t k) {
-            for (size_t pick : picks)
-                if (pick >= k) return pick;
-            return uv.size();
-        },
-        abc);
+    ParabolaFit fit;
+    for (size_t i = 0; i < picks.size(); ++i)
+        if (i == 0 || picks[i] != picks[i - 1]) fit.add(uv[picks[i]]);
+    return fit.solve(abc);
 }
 
 // Of the parabolas v = a + b u + c u² through three of the points (u, v) (one from each third of
@@ -200,28 +194,26 @@ namespace {
 // bit); a side's profiles were a tenth of .low's search, one point at a time.
 void sampled_along(const cv::Mat &gray, const cv::Point2d &p, const cv::Point2d &direction, int first, int count,
                    double *values) {
-    thread_local std::vector<double> fractions;
-    thread_local std::vector<int> columns, rows;
+    thread_local std::vector<double> fractions, corners;
+    thread_local std::vector<size_t> offsets;  // each point's top-left pixel, from gray.data
     fractions.resize(2 * size_t(count));
-    columns.resize(count);
-    rows.resize(count);
+    corners.resize(4 * size_t(count));
+    offsets.resize(count);
     double *fx = fractions.data(), *fy = fx + count;
-    int *x0 = columns.data(), *y0 = rows.data();
+    const size_t step = gray.step[0];
     const double right = gray.cols - 1.001, bottom = gray.rows - 1.001;
     for (int i = 0; i < count; ++i) {
         const double offset = double(first + i);
         const double x = std::max(0.0, std::min(right, p.x + direction.x * offset));
         const double y = std::max(0.0, std::min(bottom, p.y + direction.y * offset));
-        x0[i] = int(x), y0[i] = int(y);
-        fx[i] = x - x0[i], fy[i] = y - y0[i];
+        const int x0 = int(x), y0 = int(y);
+        fx[i] = x - x0, fy[i] = y - y0;
+        offsets[i] = size_t(y0) * step + size_t(x0);
     }
-    thread_local std::vector<double> corners;
-    corners.resize(4 * size_t(count));
     double *top_left = corners.data(), *top_right = top_left + count, *bottom_left = top_right + count,
            *bottom_right = bottom_left + count;
-    const size_t step = gray.step[0];
     for (int i = 0; i < count; ++i) {
-        const uint8_t *r0 = gray.data + size_t(y0[i]) * step + x0[i];
+        const uint8_t *r0 = gray.data + offsets[i];
         top_left[i] = r0[0], top_right[i] = r0[1], bottom_left[i] = r0[step], bottom_right[i] = r0[step + 1];
     }
     for (int i = 0; i < count; ++i)
