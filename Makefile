@@ -87,18 +87,16 @@ dev-sets: deps
 	$(SWIFT) build -c release --product focal
 	/usr/bin/python3 scripts/eval/dev-sets.py --shared $(SHARED) $(SETS)
 
-## Retrain the page detector .low runs (Sources/Focal/Models/page-detector.onnx) from scratch: scenes, training,
-## export. About 60 minutes on 2 cores (EfficientNet-Lite0 fine-tuned); see Models/page-detector/MODEL_CARD.md.
-page-model:
-	Models/page-detector/train.sh
-
-## Retrain the one .high runs (Sources/Focal/Models/page-detector-high.onnx): its teacher on 36,000 scenes of every
+## Retrain the page detector both accuracies run (Sources/Focal/Models/page-detector.onnx; see
+## Models/page-detector/MODEL_CARD.md): its teacher on 36,000 scenes of every
 ## kind, three epochs (Models/page-detector/all-folders-high.onnx, about 2 hours 30 minutes on 2 cores; run it again
 ## to carry on a training stopped halfway), then the teacher's first blocks cut and taught by it (about 70 minutes),
 ## then that network fine-tuned on the hard kinds, scans filling the image among them (about 55 minutes), then
 ## fine-tuned again with a stack's lower sheets as paper and a third of it kept (about 55 minutes), then that
 ## fine-tuned on white sheets under standing objects, scans and white-framed windows (about 50 minutes).
-page-model-high:
+## `make page-model-high` is its name until 0.7.67, when only .high ran it. `Models/page-detector/train.sh` alone
+## makes the network .low ran until then (16,000 scenes, about 60 minutes), into its work folder.
+page-model page-model-high:
 	FOLDERS=all Models/page-detector/train.sh
 	STUDENT=1 BLOCKS=4 Models/page-detector/train.sh
 	HARD=1 Models/page-detector/train.sh

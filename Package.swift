@@ -80,8 +80,7 @@ let package = Package(
             name: "Focal",
             dependencies: ["CFocal"],
             resources: [
-                .copy("Models/page-detector.onnx"), .copy("Models/page-detector-high.onnx"),
-                .copy("Models/ppocr-v4-det.onnx"),
+                .copy("Models/page-detector.onnx"), .copy("Models/ppocr-v4-det.onnx"),
             ]
         ),
         .target(name: "FocalSynthetic", dependencies: ["Focal"]),

@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# Retrains Focal's page detector from a clean clone: about 60 minutes on 2 cores, no GPU.
+# Retrains Focal's page detectors from a clean clone, on 2 cores, no GPU. The network both accuracies
+# run (Sources/Focal/Models/page-detector.onnx, since 0.7.68; .high's alone until then, under the name
+# page-detector-high.onnx) is the last of five runs: `make page-model`, the five steps from FOLDERS=all
+# to WHITE=1 INSTALL=1 below.
 #
-#   Models/page-detector/train.sh [WORK_DIR]      (default: /tmp/focal-page-detector)
-#   ARCH=unet Models/page-detector/train.sh       (the network shipped before 0.4.0: model.py's U-Net, two stages, about 95 minutes)
+#   Models/page-detector/train.sh [WORK_DIR]      (default: /tmp/focal-page-detector; the network .low ran until
+#                                                  0.7.67, about 60 minutes, exported into WORK_DIR/recipe-network)
+#   ARCH=unet Models/page-detector/train.sh       (the network shipped before 0.4.0: model.py's U-Net, two stages, about 95 minutes,
+#                                                  exported into WORK_DIR/unet-network)
 #   FOLDERS=all Models/page-detector/train.sh     (.high's network from 0.7.26 to 0.7.47, and the teacher of today's:
 #                                                  Models/page-detector/all-folders-high.onnx; every scene folder of
 #                                                  README.md's runs, about 2 hours 20 minutes, stopped and carried on at
@@ -42,8 +47,8 @@
 # 3. fine-tunes model_lite.py's network, EfficientNet-Lite0's first stages pretrained on ImageNet under
 #    a decoder with page, outline and corner heads, on them, mirrored and turned by quarter turns, at
 #    several input shapes (train.py --lite --any-orientation, 4 epochs: about 45 minutes);
-# 4. exports Sources/Focal/Models/page-detector.onnx (export.py --lite, which prints its sha256): the
-#    network .low runs (.high runs WHITE=1's, the last of the steps above).
+# 4. exports WORK/recipe-network/page-detector.onnx (export.py --lite, which prints its sha256): the
+#    network .low ran until 0.7.67 (both accuracies now run WHITE=1's, the last of the steps above).
 # The result differs from the committed file in its last bits (PyTorch's CPU kernels are not
 # bit-reproducible across machines); MODEL_CARD.md has the figures of the committed one.
 set -euo pipefail
@@ -103,13 +108,13 @@ hard_scenes() {
     scenes "hard$suffix" --count 3000 --seed 181 --extra 0.3 --crossing 0.3 --corners --stacking 0.4 --standing 0.4 \
         --bleed 0.2 --scan 0.15 "${top[@]}"
 }
-# Exports a .high network (PT) into DIR, and with INSTALL=1 over the shipped page-detector-high.onnx
+# Exports a network (PT) into DIR, and with INSTALL=1 over the shipped page-detector.onnx
 export_high() {  # PT, DIR
     mkdir -p "$2"
-    "$py" export.py "$1" "$2/page-detector-high.onnx" --lite
-    echo "train.sh: the network is $2/page-detector-high.onnx; score it with FOCAL_MODELS=$2"
+    "$py" export.py "$1" "$2/page-detector.onnx" --lite
+    echo "train.sh: the network is $2/page-detector.onnx; score it with FOCAL_MODELS=$2"
     if [[ "${INSTALL:-0}" == 1 ]]; then
-        cp "$2/page-detector-high.onnx" "$root/Sources/Focal/Models/page-detector-high.onnx"
+        cp "$2/page-detector.onnx" "$root/Sources/Focal/Models/page-detector.onnx"
     fi
 }
 # STUDENT=1: a cheaper .high network (README.md's "Half the encoder's inner channels, taught by the
@@ -122,7 +127,7 @@ export_high() {  # PT, DIR
 # (prune.py --blocks), the deeper ones keep every channel, and the training adds a sixth folder of
 # 2,500 mixed scenes with more pictures printed to their pages' edges (seed 152) and runs for MINUTES
 # (60); exported into WORK/student-SHARE-STEM-bBLOCKS, and with INSTALL=1 over the
-# shipped Sources/Focal/Models/page-detector-high.onnx (.high's network from 0.7.48 to 0.7.51). About 70 minutes.
+# shipped Sources/Focal/Models/page-detector.onnx (.high's network from 0.7.48 to 0.7.51). About 70 minutes.
 if [[ "${ARCH:-lite}" == lite && "${STUDENT:-0}" == 1 ]]; then
     teacher="${TEACHER:-$here/all-folders-high.onnx}"
     share="${SHARE:-0.5}" stem="${STEM:-16}"
@@ -153,7 +158,7 @@ fi
 # INSTALL=1 over the shipped file. About 50 minutes (35 of training: about 2,100 steps on a 2-core machine).
 if [[ "${ARCH:-lite}" == lite && "${WHITE:-0}" == 1 ]]; then
     top=(--stack-top) suffix="-top"
-    start="${START:-$work/hard-network-top/page-detector-high.onnx}"
+    start="${START:-$work/hard-network-top/page-detector.onnx}"
     [[ -f "$start" ]] || { echo "train.sh: no $start; run STACK_TOP=1 HARD=1 first, or give START=" >&2; exit 1; }
     student_scenes
     more_mixed_scenes
@@ -172,12 +177,12 @@ if [[ "${ARCH:-lite}" == lite && "${WHITE:-0}" == 1 ]]; then
     exit 0
 fi
 # HARD=1 (README.md's "The cut network fine-tuned on the hard kinds"): STUDENT=1 BLOCKS=4's network
-# (WORK/student-0.5-16-b4/page-detector-high.onnx; START= another export, such as the shipped one)
+# (WORK/student-0.5-16-b4/page-detector.onnx; START= another export, such as the shipped one)
 # fine-tuned for MINUTES (40) at a learning rate of 5e-4 on the six student folders and a seventh of
 # 3,000 scenes with more stacks and standing objects and, in 15 % of them, one page scanned to fill
 # the image (generate.py --scan), its maps kept near the start's on the first folder's scenes
 # (train.py --init --distill 1). Exported into WORK/hard-network, and with INSTALL=1 over the shipped
-# Sources/Focal/Models/page-detector-high.onnx, .high's network from 0.7.52 to 0.7.54.
+# Sources/Focal/Models/page-detector.onnx, .high's network from 0.7.52 to 0.7.54.
 # STACK_TOP=1 HARD=1 (README.md's "A stack's lower sheets as paper in the fine-tune"; .high's network since
 # 0.7.55): the same fine-tune from HARD=1's network (START= another), every folder's stacks with only
 # their top page a document (generate.py --stack-top, folders NAME-top), its weights then averaged a
@@ -186,8 +191,8 @@ fi
 # DISTILL= and ANCHOR= give either run train.py's --distill and --anchor-folders (1.0 and 1: the
 # shipped networks'; the model card's first section scores a run with 0.5 and 6).
 if [[ "${ARCH:-lite}" == lite && "${HARD:-0}" == 1 ]]; then
-    start="${START:-$work/student-0.5-16-b4/page-detector-high.onnx}" before="STUDENT=1 BLOCKS=4"
-    if [[ -n "$suffix" ]]; then start="${START:-$work/hard-network/page-detector-high.onnx}" before="HARD=1"; fi
+    start="${START:-$work/student-0.5-16-b4/page-detector.onnx}" before="STUDENT=1 BLOCKS=4"
+    if [[ -n "$suffix" ]]; then start="${START:-$work/hard-network/page-detector.onnx}" before="HARD=1"; fi
     [[ -f "$start" ]] || { echo "train.sh: no $start; run $before first, or give START=" >&2; exit 1; }
     student_scenes
     more_mixed_scenes
@@ -225,11 +230,10 @@ if [[ "${ARCH:-lite}" == lite && "${FOLDERS:-recipe}" == all ]]; then
         --data "$work/dense$suffix" --data "$work/windows$suffix" --out "$work/$run.pt" --lite --any-orientation \
         --epochs 3 --minutes "${MINUTES:-600}" --lr 3e-3 --average-last 2 --grey 0.1 --checkpoint "$work/$run.ckpt"
     mkdir -p "$work/$run"
-    "$py" export.py "$work/$run.pt" "$work/$run/page-detector-high.onnx" --lite
-    cp "$work/$run/page-detector-high.onnx" "$work/$run/page-detector.onnx"
-    echo "train.sh: the network is $work/$run/page-detector-high.onnx; score it with FOCAL_MODELS=$work/$run"
+    "$py" export.py "$work/$run.pt" "$work/$run/page-detector.onnx" --lite
+    echo "train.sh: the network is $work/$run/page-detector.onnx; score it with FOCAL_MODELS=$work/$run"
     if [[ -z "$suffix" ]]; then
-        cp "$work/$run/page-detector-high.onnx" "$here/all-folders-high.onnx"
+        cp "$work/$run/page-detector.onnx" "$here/all-folders-high.onnx"
     fi
     exit 0
 fi
@@ -239,7 +243,9 @@ if [[ "${ARCH:-lite}" == lite ]]; then
     fi
     "$py" train.py --data "$work/scenes-lite" --out "$work/page-detector-lite.pt" --lite --epochs 4 --minutes 60 --lr 3e-3 --average-last 2 \
         --any-orientation
-    "$py" export.py "$work/page-detector-lite.pt" "$root/Sources/Focal/Models/page-detector.onnx" --lite
+    mkdir -p "$work/recipe-network"
+    "$py" export.py "$work/page-detector-lite.pt" "$work/recipe-network/page-detector.onnx" --lite
+    echo "train.sh: the network is $work/recipe-network/page-detector.onnx; score it with FOCAL_MODELS=$work/recipe-network"
     exit 0
 fi
 # The U-Net shipped before: stage 1 from scratch (STAGE=2: from the committed stage1.onnx), then stage 2.
@@ -256,4 +262,6 @@ if [[ ! -f "$work/scenes-2/images.npy" ]]; then
     "$py" generate.py --out "$work/scenes-2" --count 12000 --seed 2 --extra 0.4
 fi
 "$py" train.py --data "$work/scenes-2" --init "$start" --out "$work/page-detector.pt" --epochs 3 --lr 1e-3 --minutes 30 --any-orientation
-"$py" export.py "$work/page-detector.pt" "$root/Sources/Focal/Models/page-detector.onnx"
+mkdir -p "$work/unet-network"
+"$py" export.py "$work/page-detector.pt" "$work/unet-network/page-detector.onnx"
+echo "train.sh: the network is $work/unet-network/page-detector.onnx; score it with FOCAL_MODELS=$work/unet-network"

@@ -3,5 +3,5 @@
 /// together.
 public enum FocalVersion {
     /// The version, as `MAJOR.MINOR.PATCH` (semantic versioning); tagged `v` + this.
-    public static let string = "0.7.67"
+    public static let string = "0.7.68"
 }

@@ -31,9 +31,8 @@ struct DetectCommand: ParsableCommand {
             runs PP-OCRv4's DB network (ppocr-v4-det.onnx, a resource of the library) at --text-input-size.
 
             DOCUMENTS
-              Rectangles are documents found by Focal's page detector (page-detector-high.onnx at \
-            high, page-detector.onnx at low: small networks on an encoder pretrained on photographs, \
-            fine-tuned on rendered scenes; \
+              Rectangles are documents found by Focal's page detector (page-detector.onnx: a small \
+            network on an encoder pretrained on photographs, fine-tuned on rendered scenes; \
             see Models/page-detector/MODEL_CARD.md), their corners placed on the image's edges, \
             where a page bows where its curved sides meet. --no-page-model finds any bright \
             rectangle from edges alone, as earlier versions did.

@@ -156,12 +156,18 @@ import Testing
     /// its coarser region stops at the cable on three of them (the two cards 0.618 and 0.846, the
     /// receipt on a white desk 0.881 until 0.7.8). The outline map still runs along each side, and
     /// its straight stretches, tried where the region's quad is not outlined all round, make the
-    /// whole page's quad.
+    /// whole page's quad. Since `.low` runs `.high`'s network (0.7.68) the card held up by a hand is
+    /// cut at the cable (0.765; 0.998 with `.low`'s own network until 0.7.67): the rest, mean 0.969.
     @Test func thePhotosWithACableAcrossThePageAreFoundWholeAtLowAccuracyToo() throws {
         let detector = try Detector(type: .rectangle, options: DetectorOptions(accuracy: .low))
         let (_, photos) = try Self.measured(" with a cable across the page at .low", with: detector, scene: Self.withACable)
-        Self.expectEachFound(photos, knownMisses: [:])
+        Self.expectEachFound(photos, knownMisses: Self.knownMissesWithACableAtLowAccuracy)
     }
+
+    static let knownMissesWithACableAtLowAccuracy = [
+        "holding-with-a-hand.webp":
+            "0.765 at .low: the network at 96 stops the held card's region at the cable, and no quad round the whole card is among the candidates"
+    ]
 
     /// A photo with a dark cable across its page: a third of the way down the left side to half way
     /// down the right, each end out over the desk by half the way from the centre, bowed up by 4 %
@@ -479,17 +485,13 @@ import Testing
         // inner-table-band-across.jpg was one at .high from 0.7.26 to 0.7.51 (0.890: the whole page's
         // quad refused by PictureOnPaper as 0.33 paper); 0.7.52's network finds it (0.939).
         .high: [:],
+        // At .low, with its own network until 0.7.67, four more: inner-table-on-a-dark-desk-band-across.jpg
+        // (0.201), with-graphics-picture-over-a-corner.jpg (0.238), inner-table-on-wood-picture-over-the-top.jpg
+        // (0.836) and low-contrast-page-picture-over-most.jpg (0.197); with .high's network 0.998, 0.969,
+        // 0.987 and 0.985.
         .low: [
-            "inner-table-on-a-dark-desk-band-across.jpg":
-                "0.201 at .low: no quad round the whole page is among the candidates (the network at 96 takes the band for desk)",
             "a4-on-white-background-picture-across-the-top.jpg":
-                "0.863 at .low: the whole page is found, but its quad's top runs out to the frame's top corners over the white desk",
-            "with-graphics-picture-over-a-corner.jpg":
-                "0.238 at .low: no quad round the whole page is among the candidates (the network at 96 takes the dark picture for desk); the page's part above it is reported",
-            "inner-table-on-wood-picture-over-the-top.jpg":
-                "0.836 at .low: the network's first quad runs up over the wooden desk to the frame's top edge (agreement 0.91), and the page's own (0.97) ranks below it",
-            "low-contrast-page-picture-over-most.jpg":
-                "0.197 at .low: the network at 96 agrees more with the page's part above the picture (0.74) than with the whole page (0.62), and that part is reported",
+                "0.835 at .low: the whole page is found, but its quad's top runs out to the frame's top corners over the white desk"
         ],
     ]
 }
@@ -530,9 +532,11 @@ import Testing
                 "0.750 at .low: the quad runs round the box's far side, and no quad inside it shares its other sides",
             "box-across-the-left-side-cylinder-in-front.png":
                 "0.860 at .low: the quads ranked first cut the sheet's left side along the box, and the sheet's own (0.976) ranks 0.09 below them",
-            "box-and-cylinder-across-the-right-side.png":
-                "0.818 at .low: the quad runs round the box and the cylinder beyond the sheet's right side; the look for blank sheets is .high's",
+            "cylinder-and-box-over-the-top-side.png":
+                "0.817 at .low: the quad runs up over the cylinder and the box to the frame's top edge (since 0.7.68, .high's network at 96; the look for blank sheets is .high's)",
         ],
+        // box-and-cylinder-across-the-right-side.png was one at .low until 0.7.67 (0.818, the quad round
+        // the box and the cylinder beyond the sheet's right side); with .high's network, 0.924.
         // At .high, box-across-the-left-side.png (0.873 with 0.7.52's network) and
         // cylinder-and-box-over-the-top-side.png (0.731 since 0.7.48's) were missed until the
         // network's finer view was blended into its maps (FinerView, 0.7.53): 0.976 and 0.996.
@@ -590,17 +594,17 @@ import Testing
     static let knownMisses: [DetectorOptions.Accuracy: [String: String]] = [
         .low: [
             "test4-on-test2.jpg":
-                "0.847 at .low: the sheet below shows along two sides, and the strip below the page stays (the outline map draws the page's lower side for 0.4 of its length; the cut on the image's clear edges is made at .high only)",
+                "0.754 at .low (0.847 with .low's own network until 0.7.67): the sheet below shows along two sides, and the strip below the page stays (the outline map draws the page's lower side for 0.4 of its length; the cut on the image's clear edges is made at .high only)",
             "test-on-a4-on-dark-background.jpg":
-                "0.642 at .low: the page's own quad is not among the candidates, only quads around both sheets (at .high it is, and is kept: 0.988)",
+                "0.803 at .low (0.642 until 0.7.67): the page's own quad is not among the candidates, only quads around both sheets (at .high it is, and is kept: 0.988)",
             "test2-on-inner-table.jpg":
-                "0.645 at .low: the quad runs round both sheets, half as large again as the page (at .high the page is kept: 0.952)",
+                "0.765 at .low (0.645 until 0.7.67): the quad runs round both sheets, half as large again as the page (at .high the page is kept: 0.952)",
             "test4-on-inner-table-on-dark-background-8.jpg":
                 "0.776 at .low: the page's own quad is not among the candidates inside the quad round both sheets (at .high it is, and is taken: 0.970)",
             "test-on-a4-on-dark-background-1.jpg":
-                "0.623 at .low: no candidate comes within 0.64 of the page, only quads around both sheets (at .high the page's own is taken: 0.965)",
+                "0.846 at .low (0.623 until 0.7.67, when no candidate came within 0.64 of the page, only quads around both sheets; at .high the page's own is taken: 0.965)",
             "test8-on-low-contrast.jpg":
-                "0.586 at .low: the quad runs round both sheets (at .high the page is taken out of it, its run-on asked from its fitted corners: 0.970)",
+                "0.589 at .low: the quad runs round both sheets (at .high the page is taken out of it, its run-on asked from its fitted corners: 0.970)",
         ],
         .high: [
             "test4-on-inner-table-on-dark-background-8.jpg":
@@ -699,12 +703,12 @@ import Testing
     /// 0.7.48's, which cuts two receipts' tops off).
     @Test(arguments: [DetectorOptions.Accuracy.high, .low])
     func eachReceiptIsFoundAsTheWholeImage(accuracy: DetectorOptions.Accuracy) throws {
-        // At .low a quad inside the receipt is kept, and only .high lets the frame replace a quad kept.
+        // Until 0.7.67 .low kept a quad inside four receipts (0.29 to 0.84: rossmann_27022020_01_00195.jpg,
+        // ikea_08102016_12_13439.jpg, toom_04042020_03_04877.jpg, toom_06042020_01_04999.jpg), and only
+        // .high let the frame replace a quad kept; since 0.7.68 .low does too, on .high's network
+        // (1.000, 1.000, 0.857, 0.988).
         let misses = [
-            "rossmann_27022020_01_00195.jpg": "at .low a block of the receipt's lines is kept (0.29)",
-            "ikea_08102016_12_13439.jpg": "at .low the quad leaves out the receipt's top left (0.84)",
-            "toom_04042020_03_04877.jpg": "at .low the quad leaves out the receipt's top, its logo (0.82)",
-            "toom_06042020_01_04999.jpg": "at .low the quad leaves out the receipt's top, its logo (0.84)",
+            "toom_04042020_03_04877.jpg": "at .low the quad leaves out the receipt's top, its logo (0.86)"
         ]
         // 0.7.48's `.high` network (the first blocks cut, MODEL_CARD.md) missed two receipts that
         // 0.7.47's found whole (1.000 and 0.997); 0.7.52's finds hornbach_23092016_03_15200.jpg

@@ -7,15 +7,16 @@ struct AccuracyProfile: Sendable {
     /// Long side of the image candidates are found on, in pixels.
     var workingSize: Int
     /// The page network's file (a resource of the library; ``ModelFile`` says where else it is
-    /// looked for). The two were trained on different scenes. `.low`'s (`page-detector.onnx`) on
-    /// the recipe's 16 000; `.high`'s (`page-detector-high.onnx`) is a network of the same layers
-    /// trained on 36 000 with every kind added since (stacked sheets, objects standing on a page,
-    /// pictures printed to the edges, dense sheets, framed windows: over the 44 development sets
-    /// 0.927 → 0.940 at `.high`, the 11 held apart 0.899 → 0.922, but at `.low`'s 96 it lost the
-    /// real phone photos, 0.978 → 0.965, which decide there), since 0.7.48 with its first encoder
-    /// blocks cut to half their channels and trained to draw the uncut one's maps: a `.high` frame
-    /// of the sample clip 18.0 → 13.3–13.9 ms, the development mean 0.951 → 0.948 and the held-apart
-    /// one 0.907 → 0.922 (`Models/page-detector/MODEL_CARD.md`).
+    /// looked for): one network at both accuracies since 0.7.68, `page-detector.onnx`: until 0.7.67
+    /// `page-detector-high.onnx`, `.high`'s alone, while `.low` ran a network of the same layers
+    /// trained on the recipe's 16 000 scenes only. `.high`'s was trained on more than twice the
+    /// scenes, stacked sheets, objects standing on pages and pictures printed to their edges among
+    /// them, its first encoder blocks cut to half their channels, then fine-tuned on the hard kinds,
+    /// stacks' lower sheets as paper, white sheets under standing objects, scans and white-framed
+    /// windows (`Models/page-detector/MODEL_CARD.md`). Tried at `.low`'s 96 in 0.7.26, before the
+    /// cut and the fine-tunes, it lost the real phone photos (0.978 → 0.965); 0.7.65's network at
+    /// 96 keeps them (0.973), raises `.low`'s development mean 0.903 → 0.927 and the held-apart one
+    /// 0.879 → 0.926, and costs no more time (its cut blocks are cheaper than the old network's).
     var pageModelFile: String
     /// The page network's input along its shorter side (a multiple of 32). The network
     /// (EfficientNet-Lite0's first stages under a small decoder) was trained at 96 to 192. At
@@ -94,10 +95,12 @@ struct AccuracyProfile: Sendable {
     var cutsSheetsOnClearEdges: Bool
     /// Whether quads joined from the image's own straight edges compete with the network's where
     /// its likeliest quad does not lie on the image's edges all round (`ImageLines` in the shim): an
-    /// object standing on a sheet, which the network takes for page. At `.high` only: standing
-    /// objects gained up to 0.02 a set there, while at `.low`, whose working image is half as large,
-    /// the development mean fell 0.914 → 0.911 with six more false pages. A page whose quad lies on
-    /// edges (every frame of the sample clip) skips the search.
+    /// object standing on a sheet, which the network takes for page. At `.high` standing objects
+    /// gained up to 0.02 a set. At `.low` since 0.7.68: with `.low`'s own network the development
+    /// mean fell 0.914 → 0.911 with six more false pages; with the one network it rose 0.927 →
+    /// 0.933 with no more false pages (the blank sheets 0.011 to 0.023 a set, stacks-10 0.814 →
+    /// 0.847, a scan filling a phone photo found; the most lost, standing-9 0.855 → 0.848). A page
+    /// whose quad lies on edges (every frame of the sample clip) skips the search.
     var joinsImageLinesWhereUnedged: Bool
     /// Whether, on a sheet with no print, a quad within the network's that an object standing beside
     /// the sheet runs it on past may rank lower than on a printed page and still be taken
@@ -107,10 +110,12 @@ struct AccuracyProfile: Sendable {
     var isLenientOnUnprintedSheets: Bool
     /// Whether the whole frame is reported in place of the quad kept where the network agrees with
     /// the frame clearly more (`FrameItself` in the shim): a page scanned to fill the image shows no
-    /// side, and the network's quad on it is a part. At `.high` only: pages cropped as scans
-    /// (`dev-sets.py` scans-phone-2) gained 0.744 → 0.890 there, while at `.low`, whose network at 96
-    /// sees a white desk round a page as page too, a page on a white desk was lost to the frame (fill-4
-    /// 0.965 → 0.955, stacks-7 0.815 → 0.780). Where nothing is kept, both accuracies weigh the frame.
+    /// side, and the network's quad on it is a part. At `.high` pages cropped as scans (`dev-sets.py`
+    /// scans-phone-2) gained 0.744 → 0.890. At `.low` since 0.7.68: its own network at 96 saw a
+    /// white desk round a page as page too, and a page on a white desk was lost to the frame (fill-4
+    /// 0.965 → 0.955, stacks-7 0.815 → 0.780); with the one network nothing on a desk was, and the
+    /// scans gained (scans-phone-2 / 3 0.978 / 0.970 → 0.990 / 0.974, the cropped receipts 0.983 →
+    /// 0.989). Where nothing is kept, both accuracies weigh the frame.
     var takesTheFrameOverDoubtedQuads: Bool
     /// Whether a network quad too little paper to be a page, counted on the shim's 7 × 7 grid, has
     /// its paper counted again on a 15 × 15 grid (`PictureOnPaper` in the shim): a page mostly
@@ -146,13 +151,13 @@ struct AccuracyProfile: Sendable {
                 pageModelView: CFOCAL_PAGE_VIEW_PROPORTIONAL,
                 secondLookPageModelInput: 160, emptyFrameLookPageModelInput: nil, finerViewPageModelInput: nil,
                 outlineLines: CFOCAL_OUTLINE_LINES_WHERE_UNDRAWN,
-                cutsSheetsOnClearEdges: false, joinsImageLinesWhereUnedged: false, isLenientOnUnprintedSheets: false,
-                takesTheFrameOverDoubtedQuads: false, recountsPicturePages: false, asksRunOnFromFittedCorners: false,
+                cutsSheetsOnClearEdges: false, joinsImageLinesWhereUnedged: true, isLenientOnUnprintedSheets: false,
+                takesTheFrameOverDoubtedQuads: true, recountsPicturePages: false, asksRunOnFromFittedCorners: false,
                 straightEdgeCount: 10,
                 findsFaceLandmarks: false, usesTextNetwork: false)
         case .high:
             AccuracyProfile(
-                workingSize: 640, pageModelFile: "page-detector-high.onnx", pageModelInput: 160,
+                workingSize: 640, pageModelFile: "page-detector.onnx", pageModelInput: 160,
                 pageModelView: CFOCAL_PAGE_VIEW_PROPORTIONAL,
                 secondLookPageModelInput: 96, emptyFrameLookPageModelInput: 192, finerViewPageModelInput: 224,
                 outlineLines: CFOCAL_OUTLINE_LINES_ALWAYS,

@@ -43,8 +43,8 @@ public final class Detector {
     /// - Throws: `.invalidArgument` for options out of range; `.modelMissing` for `.face` when
     ///   OpenCV's Haar cascades (Debian's `opencv-data`) are not installed, and for `.text` at
     ///   `.high` accuracy when the DB model (`ppocr-v4-det.onnx`) cannot be found, and for
-    ///   `.rectangle` when the page model (`page-detector.onnx`, `page-detector-high.onnx` at `.high`)
-    ///   cannot be found or read (unless ``DetectorOptions/usesPageModel`` is off).
+    ///   `.rectangle` when the page model (`page-detector.onnx`) cannot be found or read (unless
+    ///   ``DetectorOptions/usesPageModel`` is off).
     public init(type: FeatureType, options: DetectorOptions = DetectorOptions()) throws(FocalError) {
         self.type = type
         self.options = try options.validated()

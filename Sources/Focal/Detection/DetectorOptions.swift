@@ -75,9 +75,8 @@ public struct DetectorOptions: Sendable, Equatable {
     /// Default true.
     public var usesPageModel: Bool = true
 
-    /// The page model's file, at either accuracy; nil looks for `page-detector.onnx` at `.low` and
-    /// `page-detector-high.onnx` at `.high` where the text model is looked for (`$FOCAL_MODELS`,
-    /// then the models Focal ships as resources of the library).
+    /// The page model's file, at either accuracy; nil looks for `page-detector.onnx` where the text
+    /// model is looked for (`$FOCAL_MODELS`, then the models Focal ships as resources of the library).
     public var pageModelPath: String? = nil
 
     /// Settings for text detectors only.

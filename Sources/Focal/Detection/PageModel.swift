@@ -1,6 +1,6 @@
 import CFocal
 
-/// Focal's learned page detector (`page-detector.onnx`, and `page-detector-high.onnx` at `.high`:
+/// Focal's learned page detector (`page-detector.onnx` at both accuracies:
 /// ``AccuracyProfile/pageModelFile``), loaded on first use. OpenCV's
 /// network is not safe to share between threads while it runs, so each ``Detector`` borrows one
 /// from a process-wide pool and returns it when it is freed: services that make a detector per
