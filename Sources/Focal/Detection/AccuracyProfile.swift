@@ -15,8 +15,9 @@ struct AccuracyProfile: Sendable {
     /// stacks' lower sheets as paper, white sheets under standing objects, scans and white-framed
     /// windows (`Models/page-detector/MODEL_CARD.md`). Tried at `.low`'s 96 in 0.7.26, before the
     /// cut and the fine-tunes, it lost the real phone photos (0.978 → 0.965); 0.7.65's network at
-    /// 96 keeps them (0.973), raises `.low`'s development mean 0.903 → 0.927 and the held-apart one
-    /// 0.879 → 0.926, and costs no more time (its cut blocks are cheaper than the old network's).
+    /// 96 keeps them (0.973, 0.978 with the two rules below it brought to `.low`), raises `.low`'s
+    /// development mean 0.903 → 0.927 and the held-apart one 0.879 → 0.926, and costs no more time
+    /// (its cut blocks are cheaper than the old network's).
     var pageModelFile: String
     /// The page network's input along its shorter side (a multiple of 32). The network
     /// (EfficientNet-Lite0's first stages under a small decoder) was trained at 96 to 192. At
@@ -24,7 +25,8 @@ struct AccuracyProfile: Sendable {
     /// network pixels at 128 and was cut at the thumb (the eleven phone photos 0.992 at 160,
     /// 0.958 at 128), for 4 ms more a 720p frame. At `.low`, 96: the phone photos 0.983 against
     /// 0.932 at 128 (the same held card); the evaluation clips at seeds 13 / 7 0.966 / 0.938
-    /// against 0.977 / 0.918; half the network's cost (`Models/page-detector/MODEL_CARD.md`).
+    /// against 0.977 / 0.918; half the network's cost (`Models/page-detector/MODEL_CARD.md`; measured
+    /// with `.low`'s own network, before 0.7.68).
     var pageModelInput: Int
     /// How the page network sees the frame: once, at about the frame's own proportions (160 × 288
     /// for 16:9 at `.high`, 96 × 160 at `.low`): squeezed to a square, a portrait photo's page or
@@ -113,9 +115,10 @@ struct AccuracyProfile: Sendable {
     /// side, and the network's quad on it is a part. At `.high` pages cropped as scans (`dev-sets.py`
     /// scans-phone-2) gained 0.744 → 0.890. At `.low` since 0.7.68: its own network at 96 saw a
     /// white desk round a page as page too, and a page on a white desk was lost to the frame (fill-4
-    /// 0.965 → 0.955, stacks-7 0.815 → 0.780); with the one network nothing on a desk was, and the
-    /// scans gained (scans-phone-2 / 3 0.978 / 0.970 → 0.990 / 0.974, the cropped receipts 0.983 →
-    /// 0.989). Where nothing is kept, both accuracies weigh the frame.
+    /// 0.965 → 0.955, stacks-7 0.815 → 0.780); with the one network no development page was, and
+    /// the scans gained (scans-phone-2 / 3 0.978 / 0.970 → 0.990 / 0.974, the cropped receipts 0.983
+    /// → 0.989), while held apart a page laid on a sheet that fills the frame went to the frame
+    /// (stacks-3's `09`, 0.959 → 0.616). Where nothing is kept, both accuracies weigh the frame.
     var takesTheFrameOverDoubtedQuads: Bool
     /// Whether a network quad too little paper to be a page, counted on the shim's 7 × 7 grid, has
     /// its paper counted again on a 15 × 15 grid (`PictureOnPaper` in the shim): a page mostly
