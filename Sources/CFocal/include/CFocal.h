@@ -326,6 +326,9 @@ typedef struct {
     int32_t run_on_from_fitted_corners; /* ask whether a page laid on a stack has sides that run on beyond
                                            its corners from its quad fitted to the image's edges, not from
                                            the network's coarser quad (PageLaidWithin in quads.cpp) */
+    int32_t finer_view_spares_filled_frames; /* no finer view where the first look paints most of the frame
+                                                page (a page scanned to fill the image; FinerViewGate in
+                                                quads.cpp) */
 } cfocal_quad_options;
 
 typedef struct cfocal_quad {

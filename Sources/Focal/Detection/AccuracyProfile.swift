@@ -81,8 +81,17 @@ struct AccuracyProfile: Sendable {
     /// less than clearly, or its outline misses the image's edges): a page on a desk with its four
     /// sides in sight costs one network pass (the sample clip's frames 14.6 → 7.7 ms), a doubted
     /// still two as before, and its first quads found twice (1–3 ms more); a stream's searches
-    /// keep the one pass.
+    /// keep the one pass. At `.low`, 160 since 0.7.68, on the one network (`.high`'s first look):
+    /// `.low`'s development sets 0.9333 → 0.9402, the held-apart ones 0.9257 → 0.9387, false pages
+    /// 16 → 10 and 6 → 5 (standing objects up to +0.05 a set, pictures-1 0.896 → 0.963), with
+    /// ``sparesFilledFramesTheFinerView``; 128 gave 0.9339 and 0.9385 without it.
     var finerViewPageModelInput: Int?
+    /// Whether a still whose first look paints most of the frame page skips the finer view
+    /// (`FinerViewGate::most_page_painted` in the shim): a card's back scanned to its edges, whose
+    /// stripe and barcode `.low`'s finer view draws as not page. At `.low` only: there it kept the
+    /// scans as they were (without it scans-phone-1 / 3 0.895 / 0.974 → 0.808 / 0.831, two cards not
+    /// found), while at `.high` it lost more than it gained (development 0.9642 → 0.9636).
+    var sparesFilledFramesTheFinerView: Bool
     /// When quads on the straight stretches of the network's outline map are candidates too (about
     /// 1 ms a frame; mends page regions that leak into a pale desk or a shadow, or stop at a cable
     /// or an object standing on the page). At `.low`, only where the region's likeliest quad is not
@@ -152,7 +161,8 @@ struct AccuracyProfile: Sendable {
             AccuracyProfile(
                 workingSize: 320, pageModelFile: "page-detector.onnx", pageModelInput: 96,
                 pageModelView: CFOCAL_PAGE_VIEW_PROPORTIONAL,
-                secondLookPageModelInput: 160, emptyFrameLookPageModelInput: nil, finerViewPageModelInput: nil,
+                secondLookPageModelInput: 160, emptyFrameLookPageModelInput: nil, finerViewPageModelInput: 160,
+                sparesFilledFramesTheFinerView: true,
                 outlineLines: CFOCAL_OUTLINE_LINES_WHERE_UNDRAWN,
                 cutsSheetsOnClearEdges: false, joinsImageLinesWhereUnedged: true, isLenientOnUnprintedSheets: false,
                 takesTheFrameOverDoubtedQuads: true, recountsPicturePages: false, asksRunOnFromFittedCorners: false,
@@ -163,6 +173,7 @@ struct AccuracyProfile: Sendable {
                 workingSize: 640, pageModelFile: "page-detector.onnx", pageModelInput: 160,
                 pageModelView: CFOCAL_PAGE_VIEW_PROPORTIONAL,
                 secondLookPageModelInput: 96, emptyFrameLookPageModelInput: 192, finerViewPageModelInput: 224,
+                sparesFilledFramesTheFinerView: false,
                 outlineLines: CFOCAL_OUTLINE_LINES_ALWAYS,
                 cutsSheetsOnClearEdges: true, joinsImageLinesWhereUnedged: true, isLenientOnUnprintedSheets: true,
                 takesTheFrameOverDoubtedQuads: true, recountsPicturePages: true, asksRunOnFromFittedCorners: true,

@@ -278,7 +278,8 @@ enum RectangleSearch {
                 frame_over_doubted_quads: profile.takesTheFrameOverDoubtedQuads ? 1 : 0,
                 finer_view_model: finerViewPageModel?.handle, finer_view_input: Int32(finerViewPageModel?.inputSize ?? 0),
                 recount_picture_pages: profile.recountsPicturePages ? 1 : 0,
-                run_on_from_fitted_corners: profile.asksRunOnFromFittedCorners ? 1 : 0)
+                run_on_from_fitted_corners: profile.asksRunOnFromFittedCorners ? 1 : 0,
+                finer_view_spares_filled_frames: profile.sparesFilledFramesTheFinerView ? 1 : 0)
             try frame.withShimImage { (image) throws(FocalError) in
                 try check(cfocal_detect_quads(&image, &settings, &results, Int32(results.count), &count), "detect rectangles")
             }
