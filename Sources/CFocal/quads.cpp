@@ -840,13 +840,14 @@ public:
         return likeliest.agreement >= gate.least_agreement && likeliest.edges >= gate.least_edges;
     }
 
-    // The finer view's maps blended into the first look's (FinerView).
+    // The finer view's maps blended into the first look's (FinerView), and kept for a second look
+    // at the same input.
     void blend_finer_view() {
-        const PageMaps finer =
+        finer_view_ =
             at_first_look_size(page_maps_in(o_.finer_view_model, image_, o_.finer_view_input, o_.page_model_view, &luma_));
         const double share = FinerView{}.share;
-        cv::addWeighted(first_look_.page, 1 - share, finer.page, share, 0, first_look_.page);
-        cv::addWeighted(first_look_.outline, 1 - share, finer.outline, share, 0, first_look_.outline);
+        cv::addWeighted(first_look_.page, 1 - share, finer_view_->page, share, 0, first_look_.page);
+        cv::addWeighted(first_look_.outline, 1 - share, finer_view_->outline, share, 0, first_look_.outline);
     }
 
     // Another look's maps interpolated to the first look's size, to be joined with its maps.
@@ -892,7 +893,9 @@ public:
     void look_again(bool empty_frame_look) {
         cfocal_page_model *model = empty_frame_look ? o_.empty_frame_look_model : o_.second_look_model;
         const int input = empty_frame_look ? o_.empty_frame_look_input : o_.second_look_input;
-        second_look_ = at_first_look_size(page_maps_in(model, image_, input, o_.page_model_view, &luma_));
+        // .low's second look is its finer view (the same model at the same input): already seen.
+        const bool seen = finer_view_ && model == o_.finer_view_model && input == o_.finer_view_input;
+        second_look_ = seen ? *finer_view_ : at_first_look_size(page_maps_in(model, image_, input, o_.page_model_view, &luma_));
         PageMaps both;
         cv::max(first_look_.page, second_look_.page, both.page);
         cv::max(first_look_.outline, second_look_.outline, both.outline);
@@ -1757,6 +1760,7 @@ private:
     bool learned_ = false;
     PageMaps first_look_;
     PageMaps second_look_;  // look_again()'s maps, at the first look's size
+    std::optional<PageMaps> finer_view_;  // blend_finer_view()'s maps, at the first look's size
     std::vector<Corners> outline_quads_;  // outline_candidates()'s quads, scored again by look_again()
     NetworkView view_;
     std::vector<std::pair<Corners, double>> agreed_;  // agreement_with()'s quads so far

@@ -55,8 +55,15 @@ public final class Detector {
         pageModel = learned ? try PageModel.borrow(path: options.pageModelPath, for: options.accuracy) : nil
         secondLookPageModel = learned ? try Self.borrowLook(at: profile.secondLookPageModelInput, options) : nil
         emptyFrameLookPageModel = learned ? try Self.borrowLook(at: profile.emptyFrameLookPageModelInput, options) : nil
-        finerViewPageModel =
-            learned && !options.tracking ? try Self.borrowLook(at: profile.finerViewPageModelInput, options) : nil
+        // At .low the finer view and the second look are the same model at the same input: one
+        // borrowed model serves both, and the shim reuses the finer view's maps for the second look.
+        if !learned || options.tracking {
+            finerViewPageModel = nil
+        } else if profile.finerViewPageModelInput == profile.secondLookPageModelInput {
+            finerViewPageModel = secondLookPageModel
+        } else {
+            finerViewPageModel = try Self.borrowLook(at: profile.finerViewPageModelInput, options)
+        }
     }
 
     /// The accuracy's page model at `input`, for a look after the first (nil: no such look).
@@ -71,7 +78,7 @@ public final class Detector {
         if let pageModel { PageModel.giveBack(pageModel) }
         if let secondLookPageModel { PageModel.giveBack(secondLookPageModel) }
         if let emptyFrameLookPageModel { PageModel.giveBack(emptyFrameLookPageModel) }
-        if let finerViewPageModel { PageModel.giveBack(finerViewPageModel) }
+        if let finerViewPageModel, finerViewPageModel !== secondLookPageModel { PageModel.giveBack(finerViewPageModel) }
     }
 
     /// The features in frame, best first. If `orientation` is given (or the frame carries one other
