@@ -20,7 +20,7 @@ The held-out evaluation material is never read: see MODEL_CARD.md for what is ex
 
 Usage: generate.py --out DIR --count N [--seed S] [--size 192] [--workers 2] [--extra P] [--crossing P]
                    [--stacking P] [--standing P] [--bleed P] [--picture-book P] [--dense P] [--windows P]
-                   [--stack-top] [--scan P] [--white-sheet P] [--photo-print P]
+                   [--stack-top] [--scan P] [--white-sheet P] [--photo-print P] [--corners [--object-mask]]
 With --extra P, each document is, with probability P, one of the kinds the first model misses most:
 an ID card (front or back with its magnetic stripe), a card held up by a hand, or an open book
 whose two pages are two pages. With --crossing P, a scene with documents gets, with probability P,
@@ -54,7 +54,11 @@ the sheet stays whole in the targets. With --photo-print P, a document that is n
 with probability P, a photographic print: a real photo on photo paper, most with a thin white
 border, the whole print the target (no other kind draws one; the frame distractor is a photo behind
 a dark mount). Without them (P = 0) the scenes are those of the first stage, draw for draw.
-Writes DIR/images.npy (N×S×S×3 uint8, BGR) and DIR/targets.npy (N×2×S×S uint8, 0/255).
+With --corners, a third map: a disc at each page's corners. With --object-mask as well, a fourth:
+the objects standing on a page (--standing, --white-sheet) where they rise beyond it, which are
+not page; train.py --object-weight counts them more (the network painted a cylinder's top beyond
+the sheet's far side as page). The scenes are the same draw for draw with it or without.
+Writes DIR/images.npy (N×S×S×3 uint8, BGR) and DIR/targets.npy (N×M×S×S uint8, 0/255; M maps).
 """
 import argparse
 import glob
@@ -939,8 +943,9 @@ def stand_on(rng, scene, q, sizes=(0.1, 0.22), both=0.5):
     """A cylinder or a box (or both, with probability `both`) standing on document q near a side or
     a corner, seen from above at an angle: it rises upwards in the frame and hides the page behind
     it. Each object's radius is `sizes` of the page's size. The page's targets stay whole (amodal),
-    as under a hand."""
+    as under a hand. Returns where the objects were drawn (H×W, 255 on them), for --object-mask."""
     H, W = scene.shape[:2]
+    drawn = np.zeros((H, W), np.uint8)
     q = np.float64(q)
     size_of_page = math.sqrt(abs(cv2.contourArea(np.float32(q))))
     spots = []
@@ -965,6 +970,8 @@ def stand_on(rng, scene, q, sizes=(0.1, 0.22), both=0.5):
             scene[:] = np.where(body[..., None] > 0, lit, scene)
             cv2.ellipse(scene, (int(base[0]), int(base[1] - height)), (int(size), int(size * squash)), 0, 0, 360,
                         tuple(float(v) for v in np.clip(colour * 1.05, 0, 255)), -1, cv2.LINE_AA)
+            drawn |= body
+            cv2.ellipse(drawn, (int(base[0]), int(base[1] - height)), (int(size), int(size * squash)), 0, 0, 360, 255, -1)
         else:
             a = rng.uniform(0, math.pi / 2)
             foot = np.array([[math.cos(a + j * math.pi / 2), 0.5 * math.sin(a + j * math.pi / 2)] for j in range(4)]) * size + base
@@ -974,7 +981,10 @@ def stand_on(rng, scene, q, sizes=(0.1, 0.22), both=0.5):
             for neighbour, shade in (((lowest + 1) % 4, 0.75), ((lowest + 3) % 4, 0.6)):
                 face = np.array([foot[lowest], foot[neighbour], roof[neighbour], roof[lowest]])
                 cv2.fillPoly(scene, [np.int32(np.round(face))], tuple(float(v) for v in colour * shade), cv2.LINE_AA)
+                cv2.fillPoly(drawn, [np.int32(np.round(face))], 255)
             cv2.fillPoly(scene, [np.int32(np.round(roof))], tuple(float(v) for v in colour * 0.95), cv2.LINE_AA)
+            cv2.fillPoly(drawn, [np.int32(np.round(roof))], 255)
+    return drawn
 
 
 def lay_page_on(rng, scene, quads, masks):
@@ -995,7 +1005,7 @@ def lay_page_on(rng, scene, quads, masks):
     return [np.where(full > 0, 0, m).astype(np.uint8) for i, m in enumerate(masks) if i != index] + [full]
 
 
-def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0, standing=0.0, bleed=0.0, picture_book=0.0, dense=0.0, windows=0.0, stack_top=False, scan=0.0, white_sheet=0.0, photo_print=0.0):
+def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0, standing=0.0, bleed=0.0, picture_book=0.0, dense=0.0, windows=0.0, stack_top=False, scan=0.0, white_sheet=0.0, photo_print=0.0, object_mask=False):
     rng = np.random.default_rng(seed)
     load_pools()
     # --scan: the image is one page's scan, filling it: a page's proportions, one document, nothing standing on it
@@ -1096,11 +1106,12 @@ def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0
     # --crossing: a cable or a pen across a document, which the network took for a page's edge
     if crossing > 0 and quads and not scanned and rng.random() < crossing:
         lay_across(rng, scene, quads[int(rng.integers(len(quads)))])
+    standing_objects = None
     if stands and quads:
         if white:  # taller and wider objects than on a desk's pages, most often two, hiding corners
-            stand_on(rng, scene, quads[0], sizes=(0.12, 0.32), both=0.7)
+            standing_objects = stand_on(rng, scene, quads[0], sizes=(0.12, 0.32), both=0.7)
         else:
-            stand_on(rng, scene, quads[int(rng.integers(len(quads)))])
+            standing_objects = stand_on(rng, scene, quads[int(rng.integers(len(quads)))])
     lighting(rng, scene)
     img = degrade(rng, scene)
     if white:  # a grey camera's frame
@@ -1129,14 +1140,25 @@ def sample(seed, size=SIZE, extra=0.0, crossing=0.0, corners=False, stacking=0.0
             top = np.maximum(top, fill)
     if not corners:
         return img, np.stack([page, edge])
-    # --corners: a disc at each page's corners inside the frame, also where something lies over them
-    # (like the page map, amodal), for a head that places corners where the sides bow or fade
+    maps = [page, edge, corner_spots(quads, size, sx, sy)]
+    if object_mask:  # --object-mask: what stands on a page and rises beyond it, where the page map is not page
+        objects = np.zeros((size, size), np.uint8)
+        if standing_objects is not None:
+            objects = cv2.resize(standing_objects, (size, size), interpolation=cv2.INTER_AREA)
+            objects = np.where((objects >= 128) & (page == 0), 255, 0).astype(np.uint8)
+        maps.append(objects)
+    return img, np.stack(maps)
+
+
+def corner_spots(quads, size, sx, sy):
+    """--corners: a disc at each page's corners inside the frame, also where something lies over them
+    (like the page map, amodal), for a head that places corners where the sides bow or fade."""
     spot = np.zeros((size, size), np.uint8)
     for q in quads:
         for x, y in q * np.array([sx, sy]):
             if 0 <= x < size and 0 <= y < size:
                 cv2.circle(spot, (int(round(x * 8)), int(round(y * 8))), 3 * 8, 255, -1, cv2.LINE_8, shift=3)
-    return img, np.stack([page, edge, spot])
+    return spot
 
 
 def _job(args):
@@ -1189,12 +1211,17 @@ def main():
                          "thin white border (0: no such draw, as before)")
     ap.add_argument("--corners", action="store_true",
                     help="a third target map, a disc at each page corner (without it, two maps, as before)")
+    ap.add_argument("--object-mask", action="store_true",
+                    help="with --corners, a fourth map: the objects standing on a page where they rise beyond it "
+                         "(not page), which train.py weighs more (without it, three maps, as before)")
     a = ap.parse_args()
+    if a.object_mask and not a.corners:
+        ap.error("--object-mask needs --corners: it is the fourth map")
     os.makedirs(a.out, exist_ok=True)
     cv2.setNumThreads(1)
-    jobs = [(a.seed * 1_000_003 + i, a.size, a.extra, a.crossing, a.corners, a.stacking, a.standing, a.bleed, a.picture_book, a.dense, a.windows, a.stack_top, a.scan, a.white_sheet, a.photo_print) for i in range(a.count)]
+    jobs = [(a.seed * 1_000_003 + i, a.size, a.extra, a.crossing, a.corners, a.stacking, a.standing, a.bleed, a.picture_book, a.dense, a.windows, a.stack_top, a.scan, a.white_sheet, a.photo_print, a.object_mask) for i in range(a.count)]
     images = np.lib.format.open_memmap(os.path.join(a.out, "images.tmp.npy"), "w+", np.uint8, (a.count, a.size, a.size, 3))
-    targets = np.lib.format.open_memmap(os.path.join(a.out, "targets.tmp.npy"), "w+", np.uint8, (a.count, 3 if a.corners else 2, a.size, a.size))
+    targets = np.lib.format.open_memmap(os.path.join(a.out, "targets.tmp.npy"), "w+", np.uint8, (a.count, (4 if a.object_mask else 3) if a.corners else 2, a.size, a.size))
     with Pool(a.workers, initializer=load_pools) as pool:
         for i, (img, tgt) in enumerate(pool.imap(_job, jobs, chunksize=16)):
             images[i], targets[i] = img, tgt

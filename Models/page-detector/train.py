@@ -5,7 +5,9 @@ Usage: train.py --data DIR [--data DIR2 ...] --out page-detector.pt [--minutes 6
                 [--checkpoint RUN.ckpt]
 
 Loss: binary cross-entropy on both channels (the outline band weighted up, being thin) plus a soft
-Dice term on the page channel, so small pages count as much as large ones. The last 4 % of the
+Dice term on the page channel, so small pages count as much as large ones; with --object-weight W,
+the pixels of a folder's fourth map (generate.py --object-mask: objects standing on a page where
+they rise beyond it) count W times in each channel's cross-entropy. The last 4 % of the
 samples are held out and their page IoU printed after each epoch. Training stops after --epochs or
 --minutes, whichever comes first, with the learning rate following a cosine to zero over that budget.
 With --checkpoint, a run stopped (SIGTERM, Ctrl-C, a machine shut down) is carried on by the same
@@ -104,11 +106,16 @@ def batches(images, targets, index, size, rng, augment, turns=False, shapes=None
         yield x, y, sel
 
 
-def loss_fn(logits, y):
+def loss_fn(logits, y, object_weight=1.0):
+    """BCE on each head and Dice on the page region. With a fourth target map (generate.py
+    --object-mask: objects standing on a page where they rise beyond it) and `object_weight` above 1,
+    each head's BCE counts those pixels `object_weight` times: they are few, and the network painted
+    them as page."""
     if logits.shape[-2:] != y.shape[-2:]:  # a head at a fraction of the input's size: its maps interpolated, as the shim does
         logits = F.interpolate(logits, size=y.shape[-2:], mode="bilinear", align_corners=False)
-    page_bce = F.binary_cross_entropy_with_logits(logits[:, 0], y[:, 0])
-    edge_bce = F.binary_cross_entropy_with_logits(logits[:, 1], y[:, 1], pos_weight=torch.tensor(4.0))
+    weight = 1 + (object_weight - 1) * y[:, 3] if y.shape[1] > 3 and object_weight != 1 else None
+    page_bce = F.binary_cross_entropy_with_logits(logits[:, 0], y[:, 0], weight=weight)
+    edge_bce = F.binary_cross_entropy_with_logits(logits[:, 1], y[:, 1], weight=weight, pos_weight=torch.tensor(4.0))
     p = torch.sigmoid(logits[:, 0])
     inter = (p * y[:, 0]).sum((1, 2))
     union = p.sum((1, 2)) + y[:, 0].sum((1, 2))
@@ -116,8 +123,22 @@ def loss_fn(logits, y):
     dice = ((1 - (2 * inter + 1) / (union + 1)) * has_page).sum() / has_page.sum().clamp(min=1)
     loss = page_bce + 0.5 * edge_bce + 0.5 * dice
     if logits.shape[1] > 2 and y.shape[1] > 2:  # corner discs: sparser still than the outline
-        loss = loss + 0.5 * F.binary_cross_entropy_with_logits(logits[:, 2], y[:, 2], pos_weight=torch.tensor(8.0))
+        loss = loss + 0.5 * F.binary_cross_entropy_with_logits(logits[:, 2], y[:, 2], weight=weight, pos_weight=torch.tensor(8.0))
     return loss
+
+
+def joined_targets(parts):
+    """The folders' target maps in one array; a folder with fewer maps than another (no --object-mask
+    map, say) gets empty ones in their place."""
+    maps = max(p.shape[1] for p in parts)
+    if all(p.shape[1] == maps for p in parts):
+        return np.asarray(np.concatenate(parts) if len(parts) > 1 else parts[0])
+    joined = np.zeros((sum(len(p) for p in parts), maps) + parts[0].shape[2:], np.uint8)
+    at = 0
+    for p in parts:
+        joined[at:at + len(p), :p.shape[1]] = p
+        at += len(p)
+    return joined
 
 
 def distillation_loss(logits, teacher, x):
@@ -257,7 +278,10 @@ class Run:
 
     @staticmethod
     def options_of(a):
-        return {k: getattr(a, k) for k in SAME_RUN}
+        options = {k: getattr(a, k) for k in SAME_RUN}
+        if a.object_weight != 1:  # kept out otherwise, so that runs saved before it carry on
+            options["object_weight"] = a.object_weight
+        return options
 
     def load(self, state):
         self.model.load_state_dict(state["model"])
@@ -330,6 +354,9 @@ def main():
                     help="save the mean of the weights after each of the last N epochs (1: the last epoch's)")
     ap.add_argument("--soften", type=float, default=0.0,
                     help="the share of training images blurred at the input's scale (video frames, motion)")
+    ap.add_argument("--object-weight", type=float, default=1.0,
+                    help="how many times each head's loss counts the pixels of a folder's fourth map (generate.py "
+                         "--object-mask: objects standing on a page where they rise beyond it); 1: as every pixel")
     ap.add_argument("--grey", type=float, default=0.0, help="the share of training images turned grey (single-channel cameras)")
     ap.add_argument("--encoder-lr", type=float, default=0.3, help="with --lite, the pretrained encoder's learning rate as a share of --lr")
     ap.add_argument("--checkpoint", help="keep the run's state in this file, saved every --checkpoint-minutes and when "
@@ -363,7 +390,8 @@ def main():
     image_parts = [np.load(os.path.join(d, "images.npy"), mmap_mode="r") for d in a.data]
     target_parts = [np.load(os.path.join(d, "targets.npy"), mmap_mode="r") for d in a.data]
     # into memory: a few GB at most
-    images, targets = (np.asarray(np.concatenate(p) if len(p) > 1 else p[0]) for p in (image_parts, target_parts))
+    images = np.asarray(np.concatenate(image_parts) if len(image_parts) > 1 else image_parts[0])
+    targets = joined_targets(target_parts)
     n = len(images)
     held = max(64, n // 25)
     train_idx, val_idx = np.arange(n - held), np.arange(n - held, n)
@@ -425,7 +453,7 @@ def main():
             for g in opt.param_groups:
                 g["lr"] = g["share"] * (a.lr * 0.5 * (1 + math.cos(math.pi * progress)) if run.step > 100 else a.lr * run.step / 100)
             logits = model(x)
-            loss = loss_fn(logits, y)
+            loss = loss_fn(logits, y, a.object_weight)
             if teacher is not None:
                 anchored = torch.from_numpy(sel < anchor_count)
                 if anchored.any():
