@@ -151,6 +151,25 @@ if [[ "${ARCH:-lite}" == lite && "${STUDENT:-0}" == 1 ]]; then
     export_high "$work/$run.pt" "$work/$run"
     exit 0
 fi
+# WHITE=1's and OBJECTS=1's fine-tune of START (the caller's), once the caller has made NAME's own
+# folder (NAME-top): MINUTES (35) at 5e-4 on the six student folders, whose maps it keeps near the
+# start's, NAME's folder, the scans, the windows and the hard folder, into WORK/NAME-top.pt.
+fine_tune_with_scans_windows_and_hard() {  # NAME, SEED, then more of train.py's options
+    local name="$1" seed="$2"
+    shift 2
+    student_scenes
+    more_mixed_scenes
+    scenes "scans$suffix" --count 1000 --seed 251 --extra 0.3 --corners --scan 0.6 "${top[@]}"
+    scenes "windows2$suffix" --count 1500 --seed 261 --extra 0.3 --crossing 0.25 --corners --picture-book 0.3 --dense 0.3 \
+        --windows 0.9 "${top[@]}"
+    hard_scenes
+    local data=() folder
+    for folder in recipe mix books dense windows mix2; do data+=(--data "$work/student-$folder$suffix"); done
+    for folder in "$name" scans windows2 hard; do data+=(--data "$work/$folder$suffix"); done
+    "$py" train.py "${data[@]}" --out "$work/$name$suffix.pt" --lite --init "$start" --distill 1.0 --anchor-folders 6 \
+        --seed "$seed" --epochs 20 --minutes "${MINUTES:-35}" --lr 5e-4 --encoder-lr 1.0 --any-orientation --grey 0.1 \
+        --soften 0.15 "$@" --checkpoint "$work/$name$suffix.ckpt"
+}
 # WHITE=1 (README.md's "White sheets, scans and windows in the fine-tune"; .high's network since 0.7.65):
 # STACK_TOP=1 HARD=1's network (WORK/hard-network-top; START= another, such as the shipped one)
 # fine-tuned for MINUTES (35) at 5e-4 on the six student folders, whose maps it keeps near the
@@ -164,27 +183,16 @@ if [[ "${ARCH:-lite}" == lite && "${WHITE:-0}" == 1 ]]; then
     top=(--stack-top) suffix="-top"
     start="${START:-$work/hard-network-top/page-detector.onnx}"
     [[ -f "$start" ]] || { echo "train.sh: no $start; run STACK_TOP=1 HARD=1 first, or give START=" >&2; exit 1; }
-    student_scenes
-    more_mixed_scenes
     scenes "white$suffix" --count 2500 --seed 211 --corners --white-sheet 1.0 "${top[@]}"
-    scenes "scans$suffix" --count 1000 --seed 251 --extra 0.3 --corners --scan 0.6 "${top[@]}"
-    scenes "windows2$suffix" --count 1500 --seed 261 --extra 0.3 --crossing 0.25 --corners --picture-book 0.3 --dense 0.3 \
-        --windows 0.9 "${top[@]}"
-    hard_scenes
-    data=()
-    for name in recipe mix books dense windows mix2; do data+=(--data "$work/student-$name$suffix"); done
-    for name in white scans windows2 hard; do data+=(--data "$work/$name$suffix"); done
-    "$py" train.py "${data[@]}" --out "$work/white$suffix.pt" --lite --init "$start" --distill 1.0 --anchor-folders 6 \
-        --seed 5 --epochs 20 --minutes "${MINUTES:-35}" --lr 5e-4 --encoder-lr 1.0 --any-orientation --grey 0.1 \
-        --soften 0.15 --checkpoint "$work/white$suffix.ckpt"
+    fine_tune_with_scans_windows_and_hard white 5
     export_high "$work/white$suffix.pt" "$work/white-network$suffix"
     exit 0
 fi
 # OBJECTS=1 (README.md's "Objects standing on a page weighed more"; a candidate, not shipped: it fails
 # two real photos of `make test`): WHITE=1's network (WORK/white-network-top/page-detector.onnx; START=
-# another export, such as Sources/Focal/Models/page-detector.onnx) fine-tuned for MINUTES (35) as WHITE=1 was, its maps kept near the start's on
-# the six student folders, with 3,000 scenes of objects standing on pages in place of WHITE=1's white
-# sheets: their fourth map (generate.py --object-mask), the objects where they rise beyond the page,
+# another export, such as Sources/Focal/Models/page-detector.onnx) fine-tuned for MINUTES (35) as
+# WHITE=1 was, its maps kept near the start's on the six student folders, with 3,000 scenes of
+# objects standing on pages in place of WHITE=1's white sheets: their fourth map (generate.py --object-mask), the objects where they rise beyond the page,
 # counts eight times in each head's loss (train.py --object-weight 8). Its weights are then averaged a
 # third with the start's two thirds (average.py START START FINE-TUNE), exported into
 # WORK/objects-network-top, and with INSTALL=1 over the shipped file. About 55 minutes.
@@ -192,19 +200,8 @@ if [[ "${ARCH:-lite}" == lite && "${OBJECTS:-0}" == 1 ]]; then
     top=(--stack-top) suffix="-top"
     start="${START:-$work/white-network-top/page-detector.onnx}"
     [[ -f "$start" ]] || { echo "train.sh: no $start; run WHITE=1 first, or give START=" >&2; exit 1; }
-    student_scenes
-    more_mixed_scenes
     scenes "objects$suffix" --count 3000 --seed 311 --corners --object-mask --white-sheet 0.6 --standing 1.0 "${top[@]}"
-    scenes "scans$suffix" --count 1000 --seed 251 --extra 0.3 --corners --scan 0.6 "${top[@]}"
-    scenes "windows2$suffix" --count 1500 --seed 261 --extra 0.3 --crossing 0.25 --corners --picture-book 0.3 --dense 0.3 \
-        --windows 0.9 "${top[@]}"
-    hard_scenes
-    data=()
-    for name in recipe mix books dense windows mix2; do data+=(--data "$work/student-$name$suffix"); done
-    for name in objects scans windows2 hard; do data+=(--data "$work/$name$suffix"); done
-    "$py" train.py "${data[@]}" --out "$work/objects$suffix.pt" --lite --init "$start" --distill 1.0 --anchor-folders 6 \
-        --seed 7 --epochs 20 --minutes "${MINUTES:-35}" --lr 5e-4 --encoder-lr 1.0 --any-orientation --grey 0.1 \
-        --soften 0.15 --object-weight 8 --checkpoint "$work/objects$suffix.ckpt"
+    fine_tune_with_scans_windows_and_hard objects 7 --object-weight 8
     "$py" average.py "$start" "$start" "$work/objects$suffix.pt" --out "$work/objects$suffix-soup.pt"
     export_high "$work/objects$suffix-soup.pt" "$work/objects-network$suffix"
     exit 0
